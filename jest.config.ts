@@ -1,0 +1,57 @@
+import type { Config } from 'jest';
+import { join } from 'node:path';
+
+/**
+ * Nest 12 ships its packages as ES modules. Node loads them from CommonJS (require(esm)), but
+ * jest's module system can only do so on Node 24.9+. On older Nodes, babel turns those ES
+ * modules into CommonJS for the tests; our own code compiles exactly as in production.
+ */
+const ESM_PACKAGES = [
+  '@nestjs',
+  'uid',
+  'file-type',
+  'es-toolkit',
+  'js-yaml',
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  'uint8array-extras',
+];
+
+const shared: Config = {
+  testEnvironment: 'node',
+  rootDir: '.',
+  transform: {
+    '^.+\\.ts$': 'ts-jest',
+    '^.+\\.m?js$': [
+      'babel-jest',
+      {
+        babelrc: false,
+        configFile: false,
+        sourceType: 'unambiguous',
+        plugins: [
+          join(__dirname, 'test/setup/babel-drop-create-require.js'),
+          'babel-plugin-transform-import-meta',
+          '@babel/plugin-transform-modules-commonjs',
+        ],
+      },
+    ],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
+};
+
+const config: Config = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+      testTimeout: 60_000,
+    },
+  ],
+};
+
+export default config;

@@ -1,0 +1,4 @@
+import { ScopesAndStreams1763800000000 } from './1763800000000-ScopesAndStreams';
+
+/** Every migration, oldest first. A new migration is added here in the same commit. */
+export const migrations = [ScopesAndStreams1763800000000];

@@ -1,0 +1,69 @@
+/**
+ * What kind of failure a domain error is. Services speak in these; only the exception filter
+ * turns them into HTTP statuses.
+ */
+export type DomainErrorKind =
+  | 'invalid'
+  | 'not-found'
+  | 'conflict'
+  | 'precondition'
+  | 'unavailable'
+  | 'unsupported-media-type'
+  | 'payload-too-large';
+
+/** A field of a request that failed validation, named by its path (`scalingPolicy.minSegments`). */
+export interface FieldViolation {
+  field: string;
+  message: string;
+}
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: DomainErrorKind;
+  /** A stable, machine-readable code such as `SCOPE_NOT_EMPTY`. */
+  abstract readonly code: string;
+
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** A request that breaks the rules of the API; `violations` names each invalid field. */
+export class InvalidRequestError extends DomainError {
+  readonly kind = 'invalid';
+  readonly code = 'INVALID_REQUEST';
+
+  constructor(readonly violations: FieldViolation[]) {
+    super(violations.map((v) => `${v.field}: ${v.message}`).join('; '));
+  }
+
+  static of(field: string, message: string): InvalidRequestError {
+    return new InvalidRequestError([{ field, message }]);
+  }
+}
+
+export class MalformedBodyError extends DomainError {
+  readonly kind = 'invalid';
+  readonly code = 'MALFORMED_BODY';
+}
+
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly kind = 'unsupported-media-type';
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+}
+
+export class PayloadTooLargeError extends DomainError {
+  readonly kind = 'payload-too-large';
+  readonly code = 'PAYLOAD_TOO_LARGE';
+}
+
+export class RouteNotFoundError extends DomainError {
+  readonly kind = 'not-found';
+  readonly code = 'NOT_FOUND';
+}
+
+/** PostgreSQL cannot be reached or did not answer in time: the client should retry later. */
+export class DatabaseUnavailableError extends DomainError {
+  readonly kind = 'unavailable';
+  readonly code = 'DATABASE_UNAVAILABLE';
+}

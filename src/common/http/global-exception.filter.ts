@@ -1,0 +1,62 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { RequestWithId } from './request-id.middleware';
+import { toProblem } from './problem';
+
+export const PROBLEM_JSON = 'application/problem+json';
+/** The contract declares these errors without a body, and generated clients expect none. */
+const BODILESS_UNLESS_ASKED = new Set([404, 409, 412, 500]);
+
+/** Only an explicit `application/problem+json` counts; a wildcard keeps the empty body. */
+const asksForProblem = (req: Request): boolean =>
+  (req.headers.accept ?? '').toLowerCase().includes(PROBLEM_JSON);
+
+/**
+ * The one place where errors become HTTP responses: domain, validation, body parser and
+ * database errors. Internals never reach the client; bugs are logged with their stack.
+ */
+@Catch()
+export class GlobalExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger(GlobalExceptionFilter.name);
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request & RequestWithId>();
+    const res = http.getResponse<Response>();
+    const problem = toProblem(exception);
+
+    if (problem.unexpected) {
+      this.logger.error(
+        `${req.method} ${req.originalUrl} failed (request ${req.id})`,
+        exception instanceof Error ? exception.stack : String(exception),
+      );
+    } else if (problem.status === 503) {
+      this.logger.warn(`${req.method} ${req.originalUrl}: ${problem.detail} (request ${req.id})`);
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(problem.status);
+    if (problem.retryAfter !== undefined) res.setHeader('Retry-After', String(problem.retryAfter));
+    if (BODILESS_UNLESS_ASKED.has(problem.status) && !asksForProblem(req)) {
+      res.end();
+      return;
+    }
+    res.type(PROBLEM_JSON).send(
+      JSON.stringify({
+        type: `urn:tributary:problem:${problem.code.toLowerCase().replace(/_/g, '-')}`,
+        title: HttpStatus[problem.status]
+          ?.toLowerCase()
+          .replace(/_/g, ' ')
+          .replace(/^./, (c) => c.toUpperCase()),
+        status: problem.status,
+        detail: problem.detail,
+        code: problem.code,
+        instance: req.originalUrl,
+        requestId: req.id,
+        errors: problem.violations,
+      }),
+    );
+  }
+}

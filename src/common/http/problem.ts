@@ -1,0 +1,74 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { DomainError, DomainErrorKind, FieldViolation } from '../errors/domain-error';
+import { isDatabaseUnavailable, PgCode, sqlState } from '../errors/postgres-errors';
+
+/** An error as the client sees it: an RFC 9457 problem document plus its HTTP status. */
+export interface Problem {
+  status: number;
+  code: string;
+  detail: string;
+  violations?: FieldViolation[];
+  /** Seconds after which a retry may succeed (503). */
+  retryAfter?: number;
+  /** Whether the failure is a bug worth logging with its stack. */
+  unexpected?: boolean;
+}
+
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: HttpStatus.BAD_REQUEST,
+  'not-found': HttpStatus.NOT_FOUND,
+  conflict: HttpStatus.CONFLICT,
+  precondition: HttpStatus.PRECONDITION_FAILED,
+  unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+  'unsupported-media-type': HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+  'payload-too-large': HttpStatus.PAYLOAD_TOO_LARGE,
+};
+
+const RETRY_AFTER_SECONDS = 1;
+
+function httpExceptionProblem(error: HttpException): Problem {
+  const status = error.getStatus();
+  const code = HttpStatus[status] ?? 'ERROR';
+  return { status, code, detail: status === 404 ? 'No such resource' : error.message };
+}
+
+/** Maps anything thrown while serving a request to what the client is told. */
+export function toProblem(error: unknown): Problem {
+  if (error instanceof DomainError) {
+    const problem: Problem = {
+      status: STATUS_OF_KIND[error.kind],
+      code: error.code,
+      detail: error.message,
+    };
+    if ('violations' in error) problem.violations = error.violations as FieldViolation[];
+    if (error.kind === 'unavailable') problem.retryAfter = RETRY_AFTER_SECONDS;
+    return problem;
+  }
+  if (error instanceof HttpException) return httpExceptionProblem(error);
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      code: 'DATABASE_UNAVAILABLE',
+      detail: 'The database is unavailable; retry later',
+      retryAfter: RETRY_AFTER_SECONDS,
+    };
+  }
+  switch (sqlState(error)) {
+    case PgCode.serializationFailure:
+    case PgCode.deadlockDetected:
+      return {
+        status: 503,
+        code: 'CONCURRENT_UPDATE',
+        detail: 'A concurrent change interfered; retry',
+        retryAfter: RETRY_AFTER_SECONDS,
+      };
+    case PgCode.uniqueViolation:
+      return { status: 409, code: 'CONFLICT', detail: 'The resource already exists' };
+  }
+  return {
+    status: 500,
+    code: 'INTERNAL_ERROR',
+    detail: 'An internal error occurred',
+    unexpected: true,
+  };
+}

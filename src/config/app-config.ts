@@ -1,0 +1,101 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/** The service's settings, read once from the environment and validated at boot. */
+export class AppConfig {
+  /** TCP port of the HTTP server (the reference controller's REST port by default). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 9091;
+
+  @IsString()
+  @IsNotEmpty()
+  HOST = '0.0.0.0';
+
+  /** An existing PostgreSQL server; without it the service runs an embedded one. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @Transform(({ value }: { value: unknown }) => (value === 'info' ? 'log' : value))
+  @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL: LogLevel = 'log';
+
+  /** Where the embedded PostgreSQL keeps its files. */
+  @IsString()
+  @IsNotEmpty()
+  DATA_DIR = './data';
+
+  /** Largest request body accepted; larger ones get 413. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(64 * 1024 * 1024)
+  MAX_BODY_BYTES = 1024 * 1024;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  DB_POOL_SIZE = 10;
+
+  /** Upper bound of any single SQL statement. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DB_STATEMENT_TIMEOUT_MS = 5000;
+
+  /** Upper bound of opening a connection to PostgreSQL. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  DB_CONNECT_TIMEOUT_MS = 3000;
+}
+
+export class InvalidConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'InvalidConfigError';
+  }
+}
+
+/** Reads and validates the settings from an environment; throws with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => known.includes(key) && value !== undefined),
+  );
+  const config = plainToInstance(AppConfig, present);
+  const errors = validateSync(config, { stopAtFirstError: true });
+  if (errors.length > 0) {
+    throw new InvalidConfigError(
+      errors.flatMap((error) =>
+        Object.values(error.constraints ?? {}).map(
+          (message) => `${message} (got ${JSON.stringify(env[error.property])})`,
+        ),
+      ),
+    );
+  }
+  return config;
+}

@@ -1,0 +1,7 @@
+import { ApiSchema } from '@nestjs/swagger';
+
+@ApiSchema({ name: 'ScopeProperty' })
+export class ScopePropertyDto {
+  /** @example "sales" */
+  scopeName: string;
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
+import { canExist } from '../common/names-lookup';
+import { ScopePropertyDto } from './dto/scope-property.dto';
+import { ScopesListDto } from './dto/scopes-list.dto';
+import { ScopeEntity } from './scope.entity';
+import { ScopeExistsError, ScopeNotEmptyError, ScopeNotFoundError } from './scope.errors';
+
+const toScopeProperty = (scope: ScopeEntity): ScopePropertyDto => ({ scopeName: scope.name });
+
+@Injectable()
+export class ScopesService {
+  constructor(@InjectRepository(ScopeEntity) private readonly scopes: Repository<ScopeEntity>) {}
+
+  async create(name: string): Promise<ScopePropertyDto> {
+    try {
+      await this.scopes.insert({ name });
+    } catch (error) {
+      if (sqlState(error) === PgCode.uniqueViolation) throw new ScopeExistsError(name);
+      throw error;
+    }
+    return { scopeName: name };
+  }
+
+  async list(): Promise<ScopesListDto> {
+    const scopes = await this.scopes.find({ select: { name: true }, order: { name: 'ASC' } });
+    return { scopes: scopes.map(toScopeProperty) };
+  }
+
+  async get(name: string): Promise<ScopePropertyDto> {
+    const scope = canExist(name) ? await this.scopes.findOneBy({ name }) : null;
+    if (!scope) throw new ScopeNotFoundError(name);
+    return toScopeProperty(scope);
+  }
+
+  /** One statement: the foreign keys of streams and reader groups refuse a scope in use. */
+  async delete(name: string): Promise<void> {
+    if (!canExist(name)) throw new ScopeNotFoundError(name);
+    let deleted: number | null | undefined;
+    try {
+      deleted = (await this.scopes.delete({ name })).affected;
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw new ScopeNotEmptyError(name);
+      throw error;
+    }
+    if (!deleted) throw new ScopeNotFoundError(name);
+  }
+
+  /** Throws {@link ScopeNotFoundError} unless the scope exists. */
+  async assertExists(name: string): Promise<void> {
+    if (!canExist(name) || !(await this.scopes.existsBy({ name }))) {
+      throw new ScopeNotFoundError(name);
+    }
+  }
+}

@@ -1,0 +1,7 @@
+import { ApiSchema } from '@nestjs/swagger';
+import { StreamPropertyDto } from './stream-property.dto';
+
+@ApiSchema({ name: 'StreamsList' })
+export class StreamsListDto {
+  streams: StreamPropertyDto[];
+}

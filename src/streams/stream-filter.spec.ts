@@ -1,0 +1,46 @@
+import { InvalidRequestError } from '../common/errors/domain-error';
+import { toStreamFilter } from './stream-filter';
+
+describe('toStreamFilter', () => {
+  it('lists user streams without a filter', () => {
+    expect(toStreamFilter({})).toEqual({ kind: 'user' });
+  });
+
+  it('filters by tag', () => {
+    expect(toStreamFilter({ filter_type: 'tag', filter_value: 'blue' })).toEqual({
+      kind: 'tag',
+      tag: 'blue',
+    });
+  });
+
+  it('honours the value of showInternalStreams', () => {
+    expect(toStreamFilter({ filter_type: 'showInternalStreams', filter_value: 'true' })).toEqual({
+      kind: 'internal',
+    });
+    expect(toStreamFilter({ filter_type: 'showInternalStreams', filter_value: 'false' })).toEqual({
+      kind: 'user',
+    });
+  });
+
+  it('reads the legacy showInternalStreams parameter', () => {
+    expect(toStreamFilter({ showInternalStreams: 'true' })).toEqual({ kind: 'internal' });
+    expect(toStreamFilter({ showInternalStreams: 'false' })).toEqual({ kind: 'user' });
+  });
+
+  it.each([
+    [{ filter_type: 'tag' as const }, 'filter_value'],
+    [{ filter_type: 'tag' as const, filter_value: '' }, 'filter_value'],
+    [{ filter_type: 'showInternalStreams' as const }, 'filter_value'],
+    [{ filter_type: 'showInternalStreams' as const, filter_value: 'yes' }, 'filter_value'],
+    [{ filter_value: 'x' }, 'filter_type'],
+    [{ showInternalStreams: 'maybe' }, 'showInternalStreams'],
+  ])('rejects %j naming %s', (query, field) => {
+    try {
+      toStreamFilter(query);
+      throw new Error('expected a failure');
+    } catch (error) {
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect((error as InvalidRequestError).violations[0].field).toBe(field);
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import { RetentionConfigDto } from './dto/retention-config.dto';
+import { StreamPropertyDto } from './dto/stream-property.dto';
+import { renderRetentionPolicy } from './retention-policy';
+import { StreamConfiguration } from './stream-configuration';
+import { StreamEntity } from './stream.entity';
+
+/** The columns that hold a configuration, so that a PUT replaces every one of them. */
+export function configurationColumns(
+  config: StreamConfiguration,
+): Pick<
+  StreamEntity,
+  | 'scalingType'
+  | 'minSegments'
+  | 'targetRate'
+  | 'scaleFactor'
+  | 'retentionType'
+  | 'retentionMin'
+  | 'retentionMax'
+  | 'tags'
+  | 'rolloverSizeBytes'
+  | 'timestampAggregationTimeout'
+> {
+  return {
+    scalingType: config.scaling.type,
+    minSegments: config.scaling.minSegments,
+    targetRate: config.scaling.targetRate ?? null,
+    scaleFactor: config.scaling.scaleFactor ?? null,
+    retentionType: config.retention?.type ?? null,
+    retentionMin: config.retention?.min ?? null,
+    retentionMax: config.retention?.max ?? null,
+    tags: config.tags,
+    rolloverSizeBytes: config.rolloverSizeBytes,
+    timestampAggregationTimeout: config.timestampAggregationTimeout,
+  };
+}
+
+export function toStreamProperty(stream: StreamEntity): StreamPropertyDto {
+  return {
+    scopeName: stream.scopeName,
+    streamName: stream.name,
+    scalingPolicy:
+      stream.scalingType === 'FIXED_NUM_SEGMENTS'
+        ? { type: stream.scalingType, minSegments: stream.minSegments }
+        : {
+            type: stream.scalingType,
+            targetRate: stream.targetRate ?? undefined,
+            scaleFactor: stream.scaleFactor ?? undefined,
+            minSegments: stream.minSegments,
+          },
+    retentionPolicy: retentionOf(stream),
+    tags: stream.tags,
+    rolloverSizeBytes: stream.rolloverSizeBytes,
+    timestampAggregationTimeout: stream.timestampAggregationTimeout,
+  };
+}
+
+function retentionOf(stream: StreamEntity): RetentionConfigDto | undefined {
+  if (stream.retentionType === null || stream.retentionMin === null) return undefined;
+  return renderRetentionPolicy({
+    type: stream.retentionType,
+    min: stream.retentionMin,
+    ...(stream.retentionMax !== null ? { max: stream.retentionMax } : {}),
+  });
+}

@@ -1,0 +1,85 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Put,
+  Query,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CreateStreamDto } from './dto/create-stream.dto';
+import { ListStreamsQueryDto } from './dto/list-streams-query.dto';
+import { StreamPropertyDto } from './dto/stream-property.dto';
+import { StreamStateDto } from './dto/stream-state.dto';
+import { StreamsListDto } from './dto/streams-list.dto';
+import { UpdateStreamDto } from './dto/update-stream.dto';
+import { toStreamFilter } from './stream-filter';
+import { StreamsService } from './streams.service';
+
+@ApiTags('Streams')
+@Controller('v1/scopes/:scopeName/streams')
+export class StreamsController {
+  constructor(private readonly streams: StreamsService) {}
+
+  /** Creates a new stream (and its internal `_MARK` companion). */
+  @Post()
+  @HttpCode(HttpStatus.CREATED)
+  create(
+    @Param('scopeName') scopeName: string,
+    @Body() body: CreateStreamDto,
+  ): Promise<StreamPropertyDto> {
+    return this.streams.create(scopeName, body);
+  }
+
+  /** Lists the streams of a scope: user streams, by tag, or the internal ones. */
+  @Get()
+  list(
+    @Param('scopeName') scopeName: string,
+    @Query() query: ListStreamsQueryDto,
+  ): Promise<StreamsListDto> {
+    return this.streams.list(scopeName, toStreamFilter(query));
+  }
+
+  /** Retrieves the properties of a stream. */
+  @Get(':streamName')
+  get(
+    @Param('scopeName') scopeName: string,
+    @Param('streamName') streamName: string,
+  ): Promise<StreamPropertyDto> {
+    return this.streams.get(scopeName, streamName);
+  }
+
+  /** Replaces the configuration of a stream. */
+  @Put(':streamName')
+  update(
+    @Param('scopeName') scopeName: string,
+    @Param('streamName') streamName: string,
+    @Body() body: UpdateStreamDto,
+  ): Promise<StreamPropertyDto> {
+    return this.streams.update(scopeName, streamName, body);
+  }
+
+  /** Seals a stream: no more writes, and it may then be deleted. */
+  @Put(':streamName/state')
+  updateState(
+    @Param('scopeName') scopeName: string,
+    @Param('streamName') streamName: string,
+    @Body() _body: StreamStateDto,
+  ): Promise<StreamStateDto> {
+    return this.streams.seal(scopeName, streamName);
+  }
+
+  /** Deletes a sealed stream. */
+  @Delete(':streamName')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  delete(
+    @Param('scopeName') scopeName: string,
+    @Param('streamName') streamName: string,
+  ): Promise<void> {
+    return this.streams.delete(scopeName, streamName);
+  }
+}

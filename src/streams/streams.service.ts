@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { ArrayContains, DataSource, EntityManager, Like, Not, Repository } from 'typeorm';
+import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
+import { isInternalStreamName, markStreamName } from '../common/names';
+import { canExist } from '../common/names-lookup';
+import { ScopeNotFoundError } from '../scopes/scope.errors';
+import { ScopesService } from '../scopes/scopes.service';
+import { CreateStreamDto } from './dto/create-stream.dto';
+import { StreamPropertyDto } from './dto/stream-property.dto';
+import { StreamStateDto } from './dto/stream-state.dto';
+import { StreamsListDto } from './dto/streams-list.dto';
+import { UpdateStreamDto } from './dto/update-stream.dto';
+import {
+  INTERNAL_STREAM_CONFIGURATION,
+  StreamConfiguration,
+  toStreamConfiguration,
+} from './stream-configuration';
+import { StreamFilter } from './stream-filter';
+import { StreamEntity } from './stream.entity';
+import {
+  InternalStreamError,
+  StreamExistsError,
+  StreamNotFoundError,
+  StreamNotSealedError,
+  StreamSealedError,
+} from './stream.errors';
+import { configurationColumns, toStreamProperty } from './stream.mapper';
+
+/** `_` is a LIKE wildcard: escaped, the pattern means "starts with an underscore". */
+const INTERNAL_NAME_PATTERN = '\\_%';
+
+@Injectable()
+export class StreamsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(StreamEntity) private readonly streams: Repository<StreamEntity>,
+    private readonly scopes: ScopesService,
+  ) {}
+
+  /** Creates the stream and its `_MARK` companion in one transaction. */
+  async create(scope: string, request: CreateStreamDto): Promise<StreamPropertyDto> {
+    const config = toStreamConfiguration(request);
+    const name = request.streamName;
+    try {
+      const created = await this.dataSource.transaction(async (tx) => {
+        const stream = await this.insertStream(tx, scope, name, config, null);
+        await this.insertStream(
+          tx,
+          scope,
+          markStreamName(name),
+          INTERNAL_STREAM_CONFIGURATION,
+          name,
+        );
+        return stream;
+      });
+      return toStreamProperty(created);
+    } catch (error) {
+      if (sqlState(error) === PgCode.uniqueViolation) throw new StreamExistsError(scope, name);
+      if (isForeignKeyViolation(error)) throw new ScopeNotFoundError(scope);
+      throw error;
+    }
+  }
+
+  async list(scope: string, filter: StreamFilter): Promise<StreamsListDto> {
+    await this.scopes.assertExists(scope);
+    const internal = Like(INTERNAL_NAME_PATTERN);
+    const streams = await this.streams.find({
+      where: {
+        scopeName: scope,
+        name: filter.kind === 'internal' ? internal : Not(internal),
+        ...(filter.kind === 'tag' ? { tags: ArrayContains([filter.tag]) } : {}),
+      },
+      order: { name: 'ASC' },
+    });
+    return { streams: streams.map(toStreamProperty) };
+  }
+
+  async get(scope: string, name: string): Promise<StreamPropertyDto> {
+    const stream = canExist(name) ? await this.streams.findOneBy({ scopeName: scope, name }) : null;
+    if (!stream) return this.notFound(scope, name);
+    return toStreamProperty(stream);
+  }
+
+  /** Replaces the whole configuration of an active user stream. */
+  async update(scope: string, name: string, request: UpdateStreamDto): Promise<StreamPropertyDto> {
+    const config = toStreamConfiguration(request);
+    const updated = await this.dataSource.transaction(async (tx) => {
+      const stream = await this.lockUserStream(tx, scope, name);
+      if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
+      Object.assign(stream, configurationColumns(config));
+      return tx.save(stream);
+    });
+    return toStreamProperty(updated);
+  }
+
+  /** Seals the stream and its companion; sealing a sealed stream changes nothing. */
+  async seal(scope: string, name: string): Promise<StreamStateDto> {
+    await this.dataSource.transaction(async (tx) => {
+      const stream = await this.lockUserStream(tx, scope, name);
+      if (stream.state === 'SEALED') return;
+      await tx.update(
+        StreamEntity,
+        [
+          { scopeName: scope, name },
+          { scopeName: scope, name: markStreamName(name) },
+        ],
+        { state: 'SEALED' },
+      );
+    });
+    return { streamState: 'SEALED' };
+  }
+
+  /** Deletes a sealed stream; its companion goes with it (foreign key cascade). */
+  async delete(scope: string, name: string): Promise<void> {
+    await this.dataSource.transaction(async (tx) => {
+      const stream = await this.lockUserStream(tx, scope, name);
+      if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
+      await tx.delete(StreamEntity, { scopeName: scope, name });
+    });
+  }
+
+  private async insertStream(
+    tx: EntityManager,
+    scope: string,
+    name: string,
+    config: StreamConfiguration,
+    ownerStream: string | null,
+  ): Promise<StreamEntity> {
+    const stream = tx.create(StreamEntity, {
+      scopeName: scope,
+      name,
+      ownerStream,
+      state: 'ACTIVE',
+      ...configurationColumns(config),
+    });
+    await tx.insert(StreamEntity, stream);
+    return stream;
+  }
+
+  /** Locks a user stream's row for the rest of the transaction, so writers take turns. */
+  private async lockUserStream(
+    tx: EntityManager,
+    scope: string,
+    name: string,
+  ): Promise<StreamEntity> {
+    const stream = canExist(name)
+      ? await tx.findOne(StreamEntity, {
+          where: { scopeName: scope, name },
+          lock: { mode: 'pessimistic_write' },
+        })
+      : null;
+    if (!stream) return this.notFound(scope, name);
+    if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
+    return stream;
+  }
+
+  /** Says which of the two is missing: the scope or the stream. */
+  private async notFound(scope: string, name: string): Promise<never> {
+    await this.scopes.assertExists(scope);
+    throw new StreamNotFoundError(scope, name);
+  }
+}

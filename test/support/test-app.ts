@@ -1,0 +1,45 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { APPLICATION_OPTIONS, configureApp } from '../../src/app.setup';
+import { loadConfig } from '../../src/config/app-config';
+import { createTestDatabase } from './test-database';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  /** A supertest agent bound to the app's real HTTP server. */
+  http: ReturnType<typeof request>;
+  /** Runs SQL directly, to look behind the API (what was or was not written). */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application (same module, pipes, filters and HTTP edge as production) on a fresh
+ * database of its own, with the real migrations applied at start.
+ */
+export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'fatal', ...env, DATABASE_URL: database.url });
+  const moduleRef = await Test.createTestingModule({
+    imports: [AppModule.forRoot(config)],
+  }).compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
+    ...APPLICATION_OPTIONS,
+    logger: false,
+  });
+  configureApp(app, config);
+  await app.init();
+  const dataSource = app.get(DataSource);
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    sql: (query, params) => dataSource.query(query, params),
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
