@@ -28,7 +28,8 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () =>
-      onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
+    drop: async () => {
+      await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
   };
 }
