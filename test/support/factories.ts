@@ -5,3 +5,14 @@ export const uniqueName = (prefix = 'n'): string => `${prefix}-${randomBytes(4).
 
 export const JSON_HEADERS = { 'Content-Type': 'application/json' };
 export const PROBLEM_HEADERS = { Accept: 'application/problem+json' };
+
+/** Creates a scope through the API and returns its name. */
+export async function createScope(
+  http: { post(url: string): { send(body: object): PromiseLike<{ status: number }> } },
+  prefix = 'scope',
+): Promise<string> {
+  const scopeName = uniqueName(prefix);
+  const res = await http.post('/v1/scopes').send({ scopeName });
+  if (res.status !== 201) throw new Error(`could not create scope ${scopeName}: ${res.status}`);
+  return scopeName;
+}
