@@ -159,7 +159,7 @@ describe('Create and get streams (e2e)', () => {
     ],
     ['a string rollover', { rolloverSizeBytes: '10' }, ['rolloverSizeBytes']],
     ['a fractional rollover', { rolloverSizeBytes: 1.5 }, ['rolloverSizeBytes']],
-    ['a rollover beyond 2^53-1', { rolloverSizeBytes: 9007199254740993 }, ['rolloverSizeBytes']],
+    ['a rollover beyond 2^53-1', { rolloverSizeBytes: 2 ** 53 }, ['rolloverSizeBytes']],
     ['an unknown scaling type', { scalingPolicy: { type: 'BY_MOOD' } }, ['scalingPolicy.type']],
     [
       'a scaling policy without type',
