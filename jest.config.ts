@@ -41,6 +41,7 @@ const shared: Config = {
 };
 
 const config: Config = {
+  reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {

@@ -1,0 +1,81 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const MAIN = join(__dirname, '../../dist/src/main.js');
+
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? done(address.port) : fail(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** The built service (`dist/src/main.js`) running as a process of its own. */
+export class ServiceProcess {
+  readonly output: string[] = [];
+  private readonly child: ChildProcess;
+
+  private constructor(
+    readonly baseUrl: string,
+    env: NodeJS.ProcessEnv,
+  ) {
+    this.child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
+    this.child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
+  }
+
+  /** Starts the service; the environment is exactly `env` plus PATH (no inherited DATABASE_URL). */
+  static start(env: NodeJS.ProcessEnv): ServiceProcess {
+    const port = env.PORT ?? '0';
+    return new ServiceProcess(`http://127.0.0.1:${port}`, {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'log',
+      ...env,
+    });
+  }
+
+  /** Waits until the API answers, failing early if the process dies. */
+  async ready(timeoutMs = 90_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null) {
+        throw new Error(`service exited early:\n${this.output.join('')}`);
+      }
+      try {
+        const res = await fetch(`${this.baseUrl}/v1/scopes`);
+        if (res.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`service not ready after ${timeoutMs} ms:\n${this.output.join('')}`);
+  }
+
+  /** Resolves with the exit code, or the signal that ended the process. */
+  async exited(timeoutMs = 30_000): Promise<number | NodeJS.Signals> {
+    if (this.child.exitCode !== null) return this.child.exitCode;
+    if (this.child.signalCode !== null) return this.child.signalCode;
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), timeoutMs);
+    const [code, signal] = (await once(this.child, 'exit')) as [
+      number | null,
+      NodeJS.Signals | null,
+    ];
+    clearTimeout(timer);
+    return code ?? signal!;
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | NodeJS.Signals> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+    return this.exited();
+  }
+}
