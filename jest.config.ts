@@ -42,6 +42,7 @@ const shared: Config = {
 
 const config: Config = {
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
+  testTimeout: 60_000,
   projects: [
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {
@@ -50,7 +51,6 @@ const config: Config = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-      testTimeout: 60_000,
     },
   ],
 };

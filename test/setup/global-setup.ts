@@ -6,7 +6,7 @@ import { EmbeddedPostgres } from '../../src/database/embedded-postgres';
 import { assertTestDatabase, TEST_SERVER_ENV } from './test-server';
 
 declare global {
-  var __EMBEDDED_TEST_POSTGRES__: EmbeddedPostgres | undefined;
+  var __EMBEDDED_TEST_POSTGRES__: { server: EmbeddedPostgres; dir: string } | undefined;
 }
 
 /**
@@ -20,7 +20,7 @@ export default async function globalSetup(): Promise<void> {
     await chmod(dir, 0o755);
     const server = new EmbeddedPostgres(dir, { log: () => undefined, error: () => undefined });
     url = (await server.start()).replace(/\/tributary$/, '/tributary_test');
-    globalThis.__EMBEDDED_TEST_POSTGRES__ = server;
+    globalThis.__EMBEDDED_TEST_POSTGRES__ = { server, dir };
     const admin = new Client({ connectionString: url.replace(/\/tributary_test$/, '/postgres') });
     await admin.connect();
     await admin.query('CREATE DATABASE tributary_test');

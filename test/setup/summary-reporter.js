@@ -2,8 +2,10 @@
 class SummaryReporter {
   onRunComplete(_contexts, results) {
     const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = results;
+    // A suite that could not even run has no failed test of its own: count it as one.
+    const failed = numFailedTests + results.numRuntimeErrorTestSuites;
     process.stdout.write(
-      `\ntests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests + numTodoTests} skipped\n`,
+      `\ntests: ${numPassedTests} passed, ${failed} failed, ${numPendingTests + numTodoTests} skipped\n`,
     );
   }
 }

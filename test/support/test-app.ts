@@ -20,9 +20,13 @@ export interface TestApp {
  * The real application (same module, pipes, filters and HTTP edge as production) on a fresh
  * database of its own, with the real migrations applied at start.
  */
-export async function startTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: NodeJS.ProcessEnv = {},
+  /** Rewrites the database URL, e.g. to reach the database through a proxy. */
+  route: (url: string) => string = (url) => url,
+): Promise<TestApp> {
   const database = await createTestDatabase();
-  const config = loadConfig({ LOG_LEVEL: 'fatal', ...env, DATABASE_URL: database.url });
+  const config = loadConfig({ LOG_LEVEL: 'fatal', ...env, DATABASE_URL: route(database.url) });
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(config)],
   }).compile();

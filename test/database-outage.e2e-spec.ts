@@ -1,0 +1,51 @@
+import { TEST_SERVER_ENV } from './setup/test-server';
+import { PROBLEM_HEADERS } from './support/factories';
+import { TcpProxy } from './support/tcp-proxy';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** behaviour.md section 2: an unreachable database is a fast 503 with Retry-After, not a 500. */
+describe('Database outage (e2e)', () => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+
+  beforeAll(async () => {
+    const server = new URL(process.env[TEST_SERVER_ENV]!);
+    proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
+    await proxy.start();
+    t = await startTestApp({ DB_CONNECT_TIMEOUT_MS: '1000' }, (url) => proxy.route(url));
+  });
+  afterAll(async () => {
+    await proxy.restore();
+    await t.close();
+  });
+
+  it('answers 503 with Retry-After while the database is unreachable, then recovers', async () => {
+    await t.http.post('/v1/scopes').send({ scopeName: 'before' }).expect(201);
+
+    await proxy.cut();
+    for (const call of [
+      () => t.http.get('/v1/scopes'),
+      () => t.http.get('/v1/scopes/before'),
+      () => t.http.post('/v1/scopes').send({ scopeName: 'during' }),
+      () => t.http.post('/v1/scopes/before/streams').send({ streamName: 's' }),
+    ]) {
+      const started = Date.now();
+      const res = await call().set(PROBLEM_HEADERS);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE' });
+      expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|SELECT|INSERT/);
+      expect(Date.now() - started).toBeLessThan(5000);
+    }
+
+    await proxy.restore();
+    let recovered = 0;
+    for (let attempt = 0; attempt < 50 && recovered !== 200; attempt++) {
+      recovered = (await t.http.get('/v1/scopes')).status;
+      if (recovered !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(recovered).toBe(200);
+    await t.http.get('/v1/scopes/before').expect(200);
+    await t.http.get('/v1/scopes/during').expect(404);
+  });
+});
