@@ -17,6 +17,7 @@ describe('Database outage (e2e)', () => {
   afterAll(async () => {
     await proxy.restore();
     await t.close();
+    await proxy.cut();
   });
 
   it('answers 503 with Retry-After while the database is unreachable, then recovers', async () => {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '../common/free-port';
 
 type EmbeddedPostgresInstance = {
   initialise(): Promise<void>;
@@ -20,19 +20,6 @@ const DATABASE = 'tributary';
 const USER = 'tributary';
 /** Signals the service handles itself, so that it can drain requests before the database stops. */
 const SIGNALS_WE_HANDLE = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'];
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? done(address.port) : fail(new Error('no port')),
-      );
-    });
-  });
-}
 
 async function readOrCreatePassword(file: string): Promise<string> {
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();

@@ -1,15 +1,8 @@
-import { InvalidRequestError } from '../common/errors/domain-error';
+import { violatedFields } from '../../test/support/violated-fields';
 import { RetentionPolicyInput, renderRetentionPolicy, toRetentionPolicy } from './retention-policy';
 
-function fieldsRejected(input: RetentionPolicyInput): string[] {
-  try {
-    toRetentionPolicy(input);
-  } catch (error) {
-    if (error instanceof InvalidRequestError) return error.violations.map((v) => v.field);
-    throw error;
-  }
-  throw new Error('expected the policy to be rejected');
-}
+const fieldsRejected = (input: RetentionPolicyInput) =>
+  violatedFields(() => toRetentionPolicy(input));
 
 const roundTrip = (input: RetentionPolicyInput) => renderRetentionPolicy(toRetentionPolicy(input)!);
 

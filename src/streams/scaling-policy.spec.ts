@@ -1,15 +1,7 @@
-import { InvalidRequestError } from '../common/errors/domain-error';
+import { violatedFields } from '../../test/support/violated-fields';
 import { MAX_SEGMENTS, ScalingPolicyInput, toScalingPolicy } from './scaling-policy';
 
-function violationsOf(input: ScalingPolicyInput): string[] {
-  try {
-    toScalingPolicy(input);
-  } catch (error) {
-    if (error instanceof InvalidRequestError) return error.violations.map((v) => v.field);
-    throw error;
-  }
-  throw new Error('expected the policy to be rejected');
-}
+const violationsOf = (input: ScalingPolicyInput) => violatedFields(() => toScalingPolicy(input));
 
 describe('toScalingPolicy', () => {
   it('keeps only minSegments for a fixed policy', () => {

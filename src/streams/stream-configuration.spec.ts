@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../common/errors/domain-error';
+import { violatedFields } from '../../test/support/violated-fields';
 import { toStreamConfiguration } from './stream-configuration';
 
 describe('toStreamConfiguration', () => {
@@ -30,20 +30,13 @@ describe('toStreamConfiguration', () => {
   });
 
   it('reports the violations of every part at once', () => {
-    try {
+    const fields = violatedFields(() =>
       toStreamConfiguration({
         scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 0 },
         retentionPolicy: { type: 'LIMITED_SIZE_MB', value: -1 },
         streamTags: [''],
-      });
-      throw new Error('expected a failure');
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidRequestError);
-      expect((error as InvalidRequestError).violations.map((v) => v.field)).toEqual([
-        'scalingPolicy.minSegments',
-        'retentionPolicy.value',
-        'streamTags[0]',
-      ]);
-    }
+      }),
+    );
+    expect(fields).toEqual(['scalingPolicy.minSegments', 'retentionPolicy.value', 'streamTags[0]']);
   });
 });

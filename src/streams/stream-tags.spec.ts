@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../common/errors/domain-error';
+import { violatedFields } from '../../test/support/violated-fields';
 import { MAX_TAGS, normalizeTags } from './stream-tags';
 
 const tags = (n: number): string[] => Array.from({ length: n }, (_, i) => `tag-${i}`);
@@ -23,15 +24,9 @@ describe('normalizeTags', () => {
 
   it('accepts a 256-character tag and rejects 257 and empty ones, naming the index', () => {
     expect(normalizeTags(['x'.repeat(256)])).toEqual(['x'.repeat(256)]);
-    try {
-      normalizeTags(['ok', 'x'.repeat(257), '']);
-      throw new Error('expected a failure');
-    } catch (error) {
-      expect(error).toBeInstanceOf(InvalidRequestError);
-      expect((error as InvalidRequestError).violations.map((v) => v.field)).toEqual([
-        'streamTags[1]',
-        'streamTags[2]',
-      ]);
-    }
+    expect(violatedFields(() => normalizeTags(['ok', 'x'.repeat(257), '']))).toEqual([
+      'streamTags[1]',
+      'streamTags[2]',
+    ]);
   });
 });

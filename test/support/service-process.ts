@@ -1,22 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-const MAIN = join(__dirname, '../../dist/src/main.js');
+export { freePort } from '../../src/common/free-port';
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? done(address.port) : fail(new Error('no port')),
-      );
-    });
-  });
-}
+const MAIN = join(__dirname, '../../dist/src/main.js');
 
 /** The built service (`dist/src/main.js`) running as a process of its own. */
 export class ServiceProcess {
