@@ -1,4 +1,5 @@
 import { ScopesAndStreams1763800000000 } from './1763800000000-ScopesAndStreams';
+import { EpochsAndReaderGroups1763900000000 } from './1763900000000-EpochsAndReaderGroups';
 
 /** Every migration, oldest first. A new migration is added here in the same commit. */
-export const migrations = [ScopesAndStreams1763800000000];
+export const migrations = [ScopesAndStreams1763800000000, EpochsAndReaderGroups1763900000000];

@@ -124,14 +124,17 @@ describe('Scopes (e2e)', () => {
     await t.http.delete(`/v1/scopes/${scope}`).expect(204);
   });
 
-  it('refuses to delete a scope that holds only an internal stream (412)', async () => {
+  it('refuses to delete a scope that holds only a reader group and its internal streams (412)', async () => {
+    const source = uniqueName('source');
+    await t.http.post('/v1/scopes').send({ scopeName: source }).expect(201);
+    await t.http.post(`/v1/scopes/${source}/streams`).send({ streamName: 'feed' }).expect(201);
     const scope = uniqueName('internal');
     await t.http.post('/v1/scopes').send({ scopeName: scope }).expect(201);
-    await t.sql(
-      `INSERT INTO streams (scope_name, name, state, scaling_type, min_segments)
-       VALUES ($1, '_RGgroup', 'ACTIVE', 'FIXED_NUM_SEGMENTS', 1)`,
-      [scope],
-    );
+    await t.http
+      .post(`/v1/scopes/${scope}/readergroups`)
+      .send({ readerGroupName: 'group', streams: [`${source}/feed`] })
+      .expect(201);
+    await t.http.get(`/v1/scopes/${scope}/streams`).expect(200, { streams: [] });
     await t.http.delete(`/v1/scopes/${scope}`).expect(412);
   });
 });

@@ -17,6 +17,10 @@ export class StreamEntity {
   @Column({ name: 'owner_stream', type: 'text', nullable: true })
   ownerStream: string | null;
 
+  /** For a reader group's `_RG` stream: the group it belongs to (deleted with it). */
+  @Column({ name: 'owner_reader_group', type: 'text', nullable: true })
+  ownerReaderGroup: string | null;
+
   @Column({ type: 'text' })
   state: StreamState;
 

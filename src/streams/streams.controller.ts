@@ -11,6 +11,9 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ScalingEventListDto } from '../scaling/dto/scaling-event-list.dto';
+import { ScalingEventsQueryDto } from '../scaling/dto/scaling-events-query.dto';
+import { toTimeWindow } from '../scaling/time-window';
 import { CreateStreamDto } from './dto/create-stream.dto';
 import { ListStreamsQueryDto } from './dto/list-streams-query.dto';
 import { StreamPropertyDto } from './dto/stream-property.dto';
@@ -61,6 +64,17 @@ export class StreamsController {
     @Body() body: UpdateStreamDto,
   ): Promise<StreamPropertyDto> {
     return this.streams.update(scopeName, streamName, body);
+  }
+
+  /** Lists the scaling events (epochs) of a stream in a time window. */
+  @Get(':streamName/scaling-events')
+  async scalingEvents(
+    @Param('scopeName') scopeName: string,
+    @Param('streamName') streamName: string,
+    @Query() query: ScalingEventsQueryDto,
+  ): Promise<ScalingEventListDto> {
+    const { from, to } = toTimeWindow(query);
+    return { scalingEvents: await this.streams.scalingEvents(scopeName, streamName, from, to) };
   }
 
   /** Seals a stream: no more writes, and it may then be deleted. */

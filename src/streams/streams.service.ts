@@ -4,6 +4,8 @@ import { ArrayContains, DataSource, EntityManager, Like, Not, Repository } from 
 import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
 import { isInternalStreamName, markStreamName } from '../common/names';
 import { canExist } from '../common/names-lookup';
+import { ScaleRecord } from '../scaling/scaling-history';
+import { StreamHistoryService } from '../scaling/stream-history.service';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
 import { ScopesService } from '../scopes/scopes.service';
 import { CreateStreamDto } from './dto/create-stream.dto';
@@ -36,6 +38,7 @@ export class StreamsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(StreamEntity) private readonly streams: Repository<StreamEntity>,
     private readonly scopes: ScopesService,
+    private readonly history: StreamHistoryService,
   ) {}
 
   /** Creates the stream and its `_MARK` companion in one transaction. */
@@ -43,17 +46,9 @@ export class StreamsService {
     const config = toStreamConfiguration(request);
     const name = request.streamName;
     try {
-      const created = await this.dataSource.transaction(async (tx) => {
-        const stream = await this.insertStream(tx, scope, name, config, null);
-        await this.insertStream(
-          tx,
-          scope,
-          markStreamName(name),
-          INTERNAL_STREAM_CONFIGURATION,
-          name,
-        );
-        return stream;
-      });
+      const created = await this.dataSource.transaction((tx) =>
+        this.insertWithCompanion(tx, scope, name, config, {}),
+      );
       return toStreamProperty(created);
     } catch (error) {
       if (sqlState(error) === PgCode.uniqueViolation) throw new StreamExistsError(scope, name);
@@ -89,7 +84,9 @@ export class StreamsService {
       const stream = await this.lockUserStream(tx, scope, name);
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
       Object.assign(stream, configurationColumns(config));
-      return tx.save(stream);
+      const saved = await tx.save(stream);
+      await this.history.applyPolicy(tx, scope, name, config.scaling);
+      return saved;
     });
     return toStreamProperty(updated);
   }
@@ -120,21 +117,56 @@ export class StreamsService {
     });
   }
 
+  /** The scaling history of a stream (internal streams included) within [from, to]. */
+  async scalingEvents(
+    scope: string,
+    name: string,
+    from: number,
+    to: number,
+  ): Promise<ScaleRecord[]> {
+    const exists = canExist(name) && (await this.streams.existsBy({ scopeName: scope, name }));
+    if (!exists) return this.notFound(scope, name);
+    return this.history.scalingEvents(scope, name, from, to);
+  }
+
+  /**
+   * Inserts a stream, its `_MARK` companion and the epoch 0 of each, inside the caller's
+   * transaction. Reader groups use it for their `_RG` stream (`owner.readerGroup`).
+   */
+  async insertWithCompanion(
+    tx: EntityManager,
+    scope: string,
+    name: string,
+    config: StreamConfiguration,
+    owner: { readerGroup?: string },
+  ): Promise<StreamEntity> {
+    const stream = await this.insertStream(tx, scope, name, config, {
+      ownerReaderGroup: owner.readerGroup ?? null,
+    });
+    await this.insertStream(tx, scope, markStreamName(name), INTERNAL_STREAM_CONFIGURATION, {
+      ownerStream: name,
+    });
+    return stream;
+  }
+
   private async insertStream(
     tx: EntityManager,
     scope: string,
     name: string,
     config: StreamConfiguration,
-    ownerStream: string | null,
+    owner: Partial<Pick<StreamEntity, 'ownerStream' | 'ownerReaderGroup'>>,
   ): Promise<StreamEntity> {
     const stream = tx.create(StreamEntity, {
       scopeName: scope,
       name,
-      ownerStream,
+      ownerStream: null,
+      ownerReaderGroup: null,
+      ...owner,
       state: 'ACTIVE',
       ...configurationColumns(config),
     });
     await tx.insert(StreamEntity, stream);
+    await this.history.begin(tx, scope, name, config.scaling.minSegments);
     return stream;
   }
 

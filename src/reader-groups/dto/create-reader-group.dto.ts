@@ -1,0 +1,24 @@
+import { ApiSchema } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsString } from 'class-validator';
+import { IsStreamName } from '../../common/http/validators';
+
+/** Extension: the contract has no write operations for reader groups. */
+@ApiSchema({ name: 'CreateReaderGroupRequest' })
+export class CreateReaderGroupDto {
+  /**
+   * 1 to 250 characters of A-Z a-z 0-9 . - ; names starting with `_` are reserved.
+   * @example "billing-readers"
+   */
+  @IsStreamName()
+  readerGroupName: string;
+
+  /**
+   * The streams the group reads: `stream` (same scope) or `scope/stream`.
+   * @example ["orders", "sales/refunds"]
+   */
+  @IsArray()
+  @ArrayNotEmpty()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  streams: string[];
+}

@@ -1,0 +1,83 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Put,
+} from '@nestjs/common';
+import { ApiExtension, ApiTags } from '@nestjs/swagger';
+import { CreateReaderGroupDto } from './dto/create-reader-group.dto';
+import { ReaderGroupPropertyDto } from './dto/reader-group-property.dto';
+import { ReaderGroupsListDto } from './dto/reader-groups-list.dto';
+import { ReaderGroupsService } from './reader-groups.service';
+
+@ApiTags('ReaderGroups')
+@Controller('v1/scopes/:scopeName/readergroups')
+export class ReaderGroupsController {
+  constructor(private readonly readerGroups: ReaderGroupsService) {}
+
+  /** Lists the reader groups of a scope. */
+  @Get()
+  list(@Param('scopeName') scopeName: string): Promise<ReaderGroupsListDto> {
+    return this.readerGroups.list(scopeName);
+  }
+
+  /** Retrieves a reader group: its streams and online readers. */
+  @Get(':readerGroupName')
+  get(
+    @Param('scopeName') scopeName: string,
+    @Param('readerGroupName') readerGroupName: string,
+  ): Promise<ReaderGroupPropertyDto> {
+    return this.readerGroups.get(scopeName, readerGroupName);
+  }
+
+  /** Creates a reader group (extension). */
+  @Post()
+  @HttpCode(HttpStatus.CREATED)
+  @ApiExtension('x-extension', true)
+  create(
+    @Param('scopeName') scopeName: string,
+    @Body() body: CreateReaderGroupDto,
+  ): Promise<ReaderGroupPropertyDto> {
+    return this.readerGroups.create(scopeName, body);
+  }
+
+  /** Deletes a reader group and its internal stream (extension). */
+  @Delete(':readerGroupName')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiExtension('x-extension', true)
+  delete(
+    @Param('scopeName') scopeName: string,
+    @Param('readerGroupName') readerGroupName: string,
+  ): Promise<void> {
+    return this.readerGroups.delete(scopeName, readerGroupName);
+  }
+
+  /** Marks a reader online; idempotent (extension). */
+  @Put(':readerGroupName/readers/:readerId')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiExtension('x-extension', true)
+  readerOnline(
+    @Param('scopeName') scopeName: string,
+    @Param('readerGroupName') readerGroupName: string,
+    @Param('readerId') readerId: string,
+  ): Promise<void> {
+    return this.readerGroups.readerOnline(scopeName, readerGroupName, readerId);
+  }
+
+  /** Marks a reader offline (extension). */
+  @Delete(':readerGroupName/readers/:readerId')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiExtension('x-extension', true)
+  readerOffline(
+    @Param('scopeName') scopeName: string,
+    @Param('readerGroupName') readerGroupName: string,
+    @Param('readerId') readerId: string,
+  ): Promise<void> {
+    return this.readerGroups.readerOffline(scopeName, readerGroupName, readerId);
+  }
+}

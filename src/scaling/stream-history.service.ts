@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { ScalingPolicy } from '../streams/scaling-policy';
+import { equalKeyRanges } from './key-ranges';
+import { needsRescale } from './scaling-decision';
+import {
+  buildScaleRecords,
+  Epoch,
+  nextEpochTime,
+  ScaleRecord,
+  SegmentRecord,
+  selectWindow,
+} from './scaling-history';
+
+interface EpochRow {
+  epoch: number;
+  created_at: string;
+}
+
+interface SegmentRow {
+  number: number;
+  start_time: string;
+  key_start: number;
+  key_end: number;
+  created_in: number;
+  sealed_in: number | null;
+}
+
+const toEpoch = (row: EpochRow): Epoch => ({ epoch: row.epoch, timestamp: Number(row.created_at) });
+
+const toSegment = (row: SegmentRow): SegmentRecord => ({
+  number: row.number,
+  startTime: Number(row.start_time),
+  keyStart: row.key_start,
+  keyEnd: row.key_end,
+  createdIn: row.created_in,
+  ...(row.sealed_in === null ? {} : { sealedIn: row.sealed_in }),
+});
+
+/** A stream's epochs and segments: written with the stream, scaled by updates, read by window. */
+@Injectable()
+export class StreamHistoryService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Epoch 0 of a new stream: `count` equal segments, numbered after any predecessor's. */
+  async begin(
+    tx: EntityManager,
+    scope: string,
+    stream: string,
+    count: number,
+    now = Date.now(),
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at) VALUES ($1, $2, 0, $3)`,
+      [scope, stream, now],
+    );
+    await this.addSegments(tx, scope, stream, 0, count, now);
+  }
+
+  /**
+   * Scales the stream when its new policy asks for it: every active segment is sealed and
+   * `minSegments` equal ones replace them in a new epoch. The caller holds the stream's row lock,
+   * so epochs of one stream are written one at a time.
+   */
+  async applyPolicy(
+    tx: EntityManager,
+    scope: string,
+    stream: string,
+    policy: ScalingPolicy,
+    now = Date.now(),
+  ): Promise<void> {
+    const [current] = await tx.query<(EpochRow & { active: number })[]>(
+      `SELECT e.epoch, e.created_at,
+              (SELECT count(*) FROM stream_segments s
+                WHERE s.scope_name = $1 AND s.stream_name = $2 AND s.sealed_in IS NULL)::int AS active
+         FROM stream_epochs e
+        WHERE e.scope_name = $1 AND e.stream_name = $2
+        ORDER BY e.epoch DESC LIMIT 1`,
+      [scope, stream],
+    );
+    if (!needsRescale(policy, current.active)) return;
+
+    const epoch = current.epoch + 1;
+    const time = nextEpochTime(Number(current.created_at), now);
+    await tx.query(
+      `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at) VALUES ($1, $2, $3, $4)`,
+      [scope, stream, epoch, time],
+    );
+    await tx.query(
+      `UPDATE stream_segments SET sealed_in = $3
+        WHERE scope_name = $1 AND stream_name = $2 AND sealed_in IS NULL`,
+      [scope, stream, epoch],
+    );
+    await this.addSegments(tx, scope, stream, epoch, policy.minSegments, time);
+  }
+
+  /** The scaling events of [from, to]; reads only the epochs the window shows. */
+  async scalingEvents(
+    scope: string,
+    stream: string,
+    from: number,
+    to: number,
+  ): Promise<ScaleRecord[]> {
+    const candidates = (
+      await this.dataSource.query<EpochRow[]>(
+        `(SELECT epoch, created_at FROM stream_epochs
+           WHERE scope_name = $1 AND stream_name = $2 AND created_at <= $3
+           ORDER BY created_at DESC LIMIT 1)
+         UNION ALL
+         (SELECT epoch, created_at FROM stream_epochs
+           WHERE scope_name = $1 AND stream_name = $2 AND created_at > $3 AND created_at <= $4)`,
+        [scope, stream, from, to],
+      )
+    ).map(toEpoch);
+    const epochs = selectWindow(candidates, from, to);
+    if (epochs.length === 0) return [];
+
+    const first = epochs[0].epoch;
+    const last = epochs[epochs.length - 1].epoch;
+    const segments = (
+      await this.dataSource.query<SegmentRow[]>(
+        `SELECT number, start_time, key_start, key_end, created_in, sealed_in FROM stream_segments
+          WHERE scope_name = $1 AND stream_name = $2
+            AND created_in <= $4 AND (sealed_in IS NULL OR sealed_in > $3)`,
+        [scope, stream, first, last],
+      )
+    ).map(toSegment);
+    return buildScaleRecords(epochs, segments);
+  }
+
+  private async addSegments(
+    tx: EntityManager,
+    scope: string,
+    stream: string,
+    epoch: number,
+    count: number,
+    time: number,
+  ): Promise<void> {
+    const first = await this.reserveNumbers(tx, scope, stream, count);
+    const ranges = equalKeyRanges(count);
+    await tx.query(
+      `INSERT INTO stream_segments
+         (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
+       SELECT $1, $2, $3::int + r.i - 1, $4, $5, r.key_start, r.key_end
+         FROM unnest($6::float8[], $7::float8[]) WITH ORDINALITY AS r (key_start, key_end, i)`,
+      [
+        scope,
+        stream,
+        first,
+        epoch,
+        time,
+        ranges.map((r) => r.keyStart),
+        ranges.map((r) => r.keyEnd),
+      ],
+    );
+  }
+
+  /** The first of `count` new segment numbers; the numbering outlives the stream itself. */
+  private async reserveNumbers(
+    tx: EntityManager,
+    scope: string,
+    stream: string,
+    count: number,
+  ): Promise<number> {
+    const [row] = await tx.query<{ first: number }[]>(
+      `INSERT INTO segment_numbering AS n (scope_name, stream_name, next_number) VALUES ($1, $2, $3)
+       ON CONFLICT (scope_name, stream_name) DO UPDATE SET next_number = n.next_number + EXCLUDED.next_number
+       RETURNING n.next_number - $3 AS first`,
+      [scope, stream, count],
+    );
+    return row.first;
+  }
+}

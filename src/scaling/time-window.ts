@@ -1,0 +1,31 @@
+import { FieldViolation, InvalidRequestError } from '../common/errors/domain-error';
+
+export interface TimeWindowQuery {
+  from?: unknown;
+  to?: unknown;
+}
+
+function instant(value: unknown, field: string, violations: FieldViolation[]): number {
+  if (value === undefined) {
+    violations.push({ field, message: 'is required' });
+  } else if (typeof value !== 'string' || !/^\d+$/.test(value)) {
+    violations.push({ field, message: 'must be a non-negative integer (ms since 1970)' });
+  } else if (!Number.isSafeInteger(Number(value))) {
+    violations.push({ field, message: 'must be at most 2^53-1' });
+  } else {
+    return Number(value);
+  }
+  return 0;
+}
+
+/** `from` and `to` of a scaling-events query: integers >= 0 with from <= to. */
+export function toTimeWindow(query: TimeWindowQuery): { from: number; to: number } {
+  const violations: FieldViolation[] = [];
+  const from = instant(query.from, 'from', violations);
+  const to = instant(query.to, 'to', violations);
+  if (violations.length === 0 && from > to) {
+    violations.push({ field: 'to', message: 'must not be before from' });
+  }
+  if (violations.length > 0) throw new InvalidRequestError(violations);
+  return { from, to };
+}
