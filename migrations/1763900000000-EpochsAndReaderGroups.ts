@@ -14,6 +14,8 @@ export class EpochsAndReaderGroups1763900000000 implements MigrationInterface {
         stream_name text    NOT NULL,
         epoch       integer NOT NULL CHECK (epoch >= 0),
         created_at  bigint  NOT NULL CHECK (created_at >= 0),
+        -- The numbers of the segments active in this epoch: a window starts from them.
+        active_segments integer[] NOT NULL CHECK (cardinality(active_segments) >= 1),
         PRIMARY KEY (scope_name, stream_name, epoch),
         CONSTRAINT stream_epochs_time_unique UNIQUE (scope_name, stream_name, created_at),
         FOREIGN KEY (scope_name, stream_name) REFERENCES streams (scope_name, name) ON DELETE CASCADE
@@ -34,12 +36,9 @@ export class EpochsAndReaderGroups1763900000000 implements MigrationInterface {
         CONSTRAINT stream_segments_range_valid CHECK (0 <= key_start AND key_start < key_end AND key_end <= 1),
         CONSTRAINT stream_segments_life_valid CHECK (sealed_in IS NULL OR sealed_in > created_in)
       )`);
-    // A window's segments are found from either end of their lives.
+    // A window's segments: those active at its first epoch (by number) and those created after.
     await db.query(
       `CREATE INDEX stream_segments_created_idx ON stream_segments (scope_name, stream_name, created_in)`,
-    );
-    await db.query(
-      `CREATE INDEX stream_segments_sealed_idx ON stream_segments (scope_name, stream_name, sealed_in)`,
     );
     // Outlives its stream: a stream created again continues the numbering of its predecessor.
     await db.query(`
@@ -52,8 +51,10 @@ export class EpochsAndReaderGroups1763900000000 implements MigrationInterface {
 
     // Streams created before this migration get their epoch 0: `minSegments` equal segments.
     await db.query(`
-      INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
-      SELECT scope_name, name, 0, (extract(epoch FROM created_at) * 1000)::bigint FROM streams`);
+      INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
+      SELECT scope_name, name, 0, (extract(epoch FROM created_at) * 1000)::bigint,
+             ARRAY(SELECT generate_series(0, min_segments - 1))
+        FROM streams`);
     await db.query(`
       INSERT INTO stream_segments (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
       SELECT s.scope_name, s.name, i, 0, (extract(epoch FROM s.created_at) * 1000)::bigint,

@@ -145,16 +145,23 @@ export class ReaderGroupsService {
     throw new ReaderNotOnlineError(group, readerId);
   }
 
-  /** Every stream the group reads must exist; the foreign keys keep it so afterwards. */
+  /**
+   * Every stream the group reads must exist. The rows found are locked against deletion until
+   * the transaction ends, so the group's foreign keys cannot fail for a stream checked here.
+   */
   private async assertStreamsExist(tx: EntityManager, refs: StreamRef[]): Promise<void> {
-    const found = await tx.query<{ stream_scope: string; stream_name: string; found: boolean }[]>(
-      `SELECT r.stream_scope, r.stream_name,
-              EXISTS (SELECT 1 FROM streams s WHERE s.scope_name = r.stream_scope AND s.name = r.stream_name) AS found
-         FROM unnest($1::text[], $2::text[]) AS r (stream_scope, stream_name)`,
+    const found = await tx.query<{ scope_name: string; name: string }[]>(
+      `SELECT s.scope_name, s.name FROM streams s
+         JOIN unnest($1::text[], $2::text[]) AS r (stream_scope, stream_name)
+           ON s.scope_name = r.stream_scope AND s.name = r.stream_name
+       FOR KEY SHARE OF s`,
       [refs.map((r) => r.scope), refs.map((r) => r.stream)],
     );
-    const missing = found.find((row) => !row.found);
-    if (missing) throw new StreamNotFoundError(missing.stream_scope, missing.stream_name);
+    const present = new Set(
+      found.map((row) => scopedName({ scope: row.scope_name, stream: row.name })),
+    );
+    const missing = refs.find((ref) => !present.has(scopedName(ref)));
+    if (missing) throw new StreamNotFoundError(missing.scope, missing.stream);
   }
 
   /** Runs a DELETE and returns how many rows it removed. */

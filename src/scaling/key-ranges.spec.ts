@@ -57,6 +57,24 @@ describe('splitsAndMerges', () => {
     expect(splitsAndMerges(equalKeyRanges(2), equalKeyRanges(1))).toEqual({ splits: 0, merges: 1 });
   });
 
+  it('agrees with the definition on any two tilings, in any order', () => {
+    const cuts = fc.uniqueArray(fc.integer({ min: 1, max: 999 }), { maxLength: 30 });
+    const tiling = (points: number[]): KeyRange[] => {
+      const bounds = [0, ...[...points].sort((a, b) => a - b).map((p) => p / 1000), 1];
+      return bounds.slice(1).map((keyEnd, i) => ({ keyStart: bounds[i], keyEnd }));
+    };
+    const naive = (a: KeyRange[], b: KeyRange[]) => ({
+      splits: a.filter((x) => b.filter((y) => overlaps(x, y)).length > 1).length,
+      merges: b.filter((y) => a.filter((x) => overlaps(x, y)).length > 1).length,
+    });
+    fc.assert(
+      fc.property(cuts, cuts, (p, q) => {
+        const [a, b] = [tiling(p), tiling(q)];
+        expect(splitsAndMerges([...a].reverse(), b)).toEqual(naive(a, b));
+      }),
+    );
+  });
+
   it('never counts more splits or merges than there are segments', () => {
     fc.assert(
       fc.property(counts, counts, (a, b) => {

@@ -16,19 +16,43 @@ export function equalKeyRanges(n: number): KeyRange[] {
 export const overlaps = (a: KeyRange, b: KeyRange): boolean =>
   a.keyStart < b.keyEnd && a.keyEnd > b.keyStart;
 
+/** Index of the first range (sorted by start) whose start is >= `key`. */
+function firstStartingAtOrAfter(sorted: readonly KeyRange[], key: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid].keyStart < key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** How many ranges of a tiling (disjoint ranges sorted by start) overlap `range`. */
+function overlapCount(range: KeyRange, tiling: readonly KeyRange[]): number {
+  // Disjoint and sorted by start, the tiling is sorted by end as well: the ranges that overlap
+  // are those that start before `range` ends, less those that end before it starts.
+  const startBeforeEnd = firstStartingAtOrAfter(tiling, range.keyEnd);
+  let endAfterStart = firstStartingAtOrAfter(tiling, range.keyStart);
+  if (endAfterStart > 0 && tiling[endAfterStart - 1].keyEnd > range.keyStart) endAfterStart--;
+  return Math.max(0, startBeforeEnd - endAfterStart);
+}
+
+const byStart = (ranges: readonly KeyRange[]): KeyRange[] =>
+  [...ranges].sort((a, b) => a.keyStart - b.keyStart);
+
 /**
- * Between two consecutive epochs: `splits`, the segments of the earlier that overlap more than
- * one segment of the later; `merges`, the segments of the later that overlap more than one of
- * the earlier.
+ * Between two consecutive epochs (each a set of disjoint ranges): `splits`, the segments of the
+ * earlier that overlap more than one segment of the later; `merges`, the segments of the later
+ * that overlap more than one of the earlier. O((a + b) log(a + b)).
  */
 export function splitsAndMerges(
   previous: readonly KeyRange[],
   next: readonly KeyRange[],
 ): { splits: number; merges: number } {
-  const overlapsMany = (range: KeyRange, others: readonly KeyRange[]) =>
-    others.filter((other) => overlaps(range, other)).length > 1;
+  const [sortedPrevious, sortedNext] = [byStart(previous), byStart(next)];
   return {
-    splits: previous.filter((range) => overlapsMany(range, next)).length,
-    merges: next.filter((range) => overlapsMany(range, previous)).length,
+    splits: previous.filter((range) => overlapCount(range, sortedNext) > 1).length,
+    merges: next.filter((range) => overlapCount(range, sortedPrevious) > 1).length,
   };
 }

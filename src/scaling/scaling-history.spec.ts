@@ -130,6 +130,34 @@ describe('buildScaleRecords', () => {
   });
 });
 
+describe('buildScaleRecords on any window', () => {
+  it('lists in each epoch exactly the segments alive in it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 15 }),
+        fc.nat(14),
+        fc.nat(14),
+        (counts, a, b) => {
+          const { epochs, segments } = history(counts);
+          const [from, to] = [Math.min(a, b), Math.max(a, b)].map((i) =>
+            Math.min(i, epochs.length - 1),
+          );
+          const shown = epochs.slice(from, to + 1);
+          buildScaleRecords(shown, segments).forEach((record, i) => {
+            const epoch = shown[i].epoch;
+            const alive = segments
+              .filter(
+                (s) => s.createdIn <= epoch && (s.sealedIn === undefined || s.sealedIn > epoch),
+              )
+              .map((s) => s.number);
+            expect(record.segmentList.map((s) => s.number)).toEqual(alive);
+          });
+        },
+      ),
+    );
+  });
+});
+
 describe('nextEpochTime', () => {
   it('is now, unless that is not after the previous epoch', () => {
     expect(nextEpochTime(100, 200)).toBe(200);

@@ -37,17 +37,38 @@ export function selectWindow(epochs: readonly Epoch[], from: number, to: number)
 const activeIn = (segment: SegmentRecord, epoch: number): boolean =>
   segment.createdIn <= epoch && (segment.sealedIn === undefined || segment.sealedIn > epoch);
 
+function groupBy<K>(segments: readonly SegmentRecord[], key: (s: SegmentRecord) => K) {
+  const groups = new Map<K, SegmentRecord[]>();
+  for (const segment of segments) {
+    const group = groups.get(key(segment));
+    if (group) group.push(segment);
+    else groups.set(key(segment), [segment]);
+  }
+  return groups;
+}
+
 /**
  * One record per epoch, with its segments (by number) and the splits and merges since the
- * record before it; the first record of an answer has none.
+ * record before it; the first record of an answer has none. The epochs are consecutive (a
+ * window), so the active set is carried from one to the next instead of recomputed.
  */
 export function buildScaleRecords(
   epochs: readonly Epoch[],
   segments: readonly SegmentRecord[],
 ): ScaleRecord[] {
+  if (epochs.length === 0) return [];
+  const created = groupBy(segments, (s) => s.createdIn);
+  const sealed = groupBy(segments, (s) => s.sealedIn);
+  const active = new Map<number, SegmentRecord>(
+    segments.filter((s) => activeIn(s, epochs[0].epoch)).map((s) => [s.number, s]),
+  );
   let previous: SegmentRecord[] | undefined;
-  return epochs.map(({ epoch, timestamp }) => {
-    const current = segments.filter((s) => activeIn(s, epoch)).sort((a, b) => a.number - b.number);
+  return epochs.map(({ epoch, timestamp }, i) => {
+    if (i > 0) {
+      sealed.get(epoch)?.forEach((s) => active.delete(s.number));
+      created.get(epoch)?.forEach((s) => active.set(s.number, s));
+    }
+    const current = [...active.values()].sort((a, b) => a.number - b.number);
     const { splits, merges } = previous
       ? splitsAndMerges(previous, current)
       : { splits: 0, merges: 0 };

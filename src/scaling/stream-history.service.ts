@@ -16,6 +16,7 @@ import {
 interface EpochRow {
   epoch: number;
   created_at: string;
+  active_segments: number[];
 }
 
 interface SegmentRow {
@@ -51,11 +52,7 @@ export class StreamHistoryService {
     count: number,
     now = Date.now(),
   ): Promise<void> {
-    await tx.query(
-      `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at) VALUES ($1, $2, 0, $3)`,
-      [scope, stream, now],
-    );
-    await this.addSegments(tx, scope, stream, 0, count, now);
+    await this.addEpoch(tx, scope, stream, 0, count, now);
   }
 
   /**
@@ -82,17 +79,13 @@ export class StreamHistoryService {
     if (!needsRescale(policy, current.active)) return;
 
     const epoch = current.epoch + 1;
-    const time = nextEpochTime(Number(current.created_at), now);
-    await tx.query(
-      `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at) VALUES ($1, $2, $3, $4)`,
-      [scope, stream, epoch, time],
-    );
     await tx.query(
       `UPDATE stream_segments SET sealed_in = $3
         WHERE scope_name = $1 AND stream_name = $2 AND sealed_in IS NULL`,
       [scope, stream, epoch],
     );
-    await this.addSegments(tx, scope, stream, epoch, policy.minSegments, time);
+    const time = nextEpochTime(Number(current.created_at), now);
+    await this.addEpoch(tx, scope, stream, epoch, policy.minSegments, time);
   }
 
   /** The scaling events of [from, to]; reads only the epochs the window shows. */
@@ -102,34 +95,38 @@ export class StreamHistoryService {
     from: number,
     to: number,
   ): Promise<ScaleRecord[]> {
-    const candidates = (
-      await this.dataSource.query<EpochRow[]>(
-        `(SELECT epoch, created_at FROM stream_epochs
-           WHERE scope_name = $1 AND stream_name = $2 AND created_at <= $3
-           ORDER BY created_at DESC LIMIT 1)
-         UNION ALL
-         (SELECT epoch, created_at FROM stream_epochs
-           WHERE scope_name = $1 AND stream_name = $2 AND created_at > $3 AND created_at <= $4)`,
-        [scope, stream, from, to],
-      )
-    ).map(toEpoch);
-    const epochs = selectWindow(candidates, from, to);
+    const rows = await this.dataSource.query<EpochRow[]>(
+      `(SELECT epoch, created_at, active_segments FROM stream_epochs
+         WHERE scope_name = $1 AND stream_name = $2 AND created_at <= $3
+         ORDER BY created_at DESC LIMIT 1)
+       UNION ALL
+       (SELECT epoch, created_at, active_segments FROM stream_epochs
+         WHERE scope_name = $1 AND stream_name = $2 AND created_at > $3 AND created_at <= $4)`,
+      [scope, stream, from, to],
+    );
+    const epochs = selectWindow(rows.map(toEpoch), from, to);
     if (epochs.length === 0) return [];
 
+    // Both halves are index lookups: by number, and by creation epoch within the window.
     const first = epochs[0].epoch;
     const last = epochs[epochs.length - 1].epoch;
+    const activeAtFirst = rows.find((row) => row.epoch === first)!.active_segments;
     const segments = (
       await this.dataSource.query<SegmentRow[]>(
         `SELECT number, start_time, key_start, key_end, created_in, sealed_in FROM stream_segments
           WHERE scope_name = $1 AND stream_name = $2
-            AND created_in <= $4 AND (sealed_in IS NULL OR sealed_in > $3)`,
-        [scope, stream, first, last],
+            AND (number = ANY($3::int[]) OR (created_in > $4 AND created_in <= $5))`,
+        [scope, stream, activeAtFirst, first, last],
       )
     ).map(toSegment);
     return buildScaleRecords(epochs, segments);
   }
 
-  private async addSegments(
+  /**
+   * Writes epoch `epoch` at `time` with `count` new equal segments; the caller has sealed the
+   * previous ones, so they are the epoch's only active segments.
+   */
+  private async addEpoch(
     tx: EntityManager,
     scope: string,
     stream: string,
@@ -138,6 +135,12 @@ export class StreamHistoryService {
     time: number,
   ): Promise<void> {
     const first = await this.reserveNumbers(tx, scope, stream, count);
+    const numbers = Array.from({ length: count }, (_, i) => first + i);
+    await tx.query(
+      `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
+       VALUES ($1, $2, $3, $4, $5::int[])`,
+      [scope, stream, epoch, time, numbers],
+    );
     const ranges = equalKeyRanges(count);
     await tx.query(
       `INSERT INTO stream_segments

@@ -1,0 +1,33 @@
+/** Latency figures of repeated calls, in milliseconds. */
+export interface Timing {
+  runs: number;
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+/** Times `runs` sequential calls after `warmup` untimed ones. */
+export async function time(
+  call: () => Promise<unknown>,
+  runs: number,
+  warmup = 20,
+): Promise<Timing> {
+  for (let i = 0; i < warmup; i++) await call();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = process.hrtime.bigint();
+    await call();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return {
+    runs,
+    p50: at(0.5),
+    p99: at(0.99),
+    mean: samples.reduce((sum, s) => sum + s, 0) / samples.length,
+  };
+}
+
+export const format = (t: Timing): string =>
+  `p50 ${t.p50.toFixed(2)} ms, p99 ${t.p99.toFixed(2)} ms, mean ${t.mean.toFixed(2)} ms (${t.runs} runs)`;
