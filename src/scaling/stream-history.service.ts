@@ -107,15 +107,18 @@ export class StreamHistoryService {
     const epochs = selectWindow(rows.map(toEpoch), from, to);
     if (epochs.length === 0) return [];
 
-    // Both halves are index lookups: by number, and by creation epoch within the window.
+    // The segments active at the first epoch (by number), and those created later in the window
+    // (by creation epoch): disjoint halves, each a plain index lookup whatever the statistics.
     const first = epochs[0].epoch;
     const last = epochs[epochs.length - 1].epoch;
     const activeAtFirst = rows.find((row) => row.epoch === first)!.active_segments;
     const segments = (
       await this.dataSource.query<SegmentRow[]>(
         `SELECT number, start_time, key_start, key_end, created_in, sealed_in FROM stream_segments
-          WHERE scope_name = $1 AND stream_name = $2
-            AND (number = ANY($3::int[]) OR (created_in > $4 AND created_in <= $5))`,
+          WHERE scope_name = $1 AND stream_name = $2 AND number = ANY($3::int[])
+         UNION ALL
+         SELECT number, start_time, key_start, key_end, created_in, sealed_in FROM stream_segments
+          WHERE scope_name = $1 AND stream_name = $2 AND created_in > $4 AND created_in <= $5`,
         [scope, stream, activeAtFirst, first, last],
       )
     ).map(toSegment);
