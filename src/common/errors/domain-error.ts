@@ -7,7 +7,6 @@ export type DomainErrorKind =
   | 'not-found'
   | 'conflict'
   | 'precondition'
-  | 'unavailable'
   | 'unsupported-media-type'
   | 'payload-too-large';
 
@@ -55,15 +54,4 @@ export class UnsupportedMediaTypeError extends DomainError {
 export class PayloadTooLargeError extends DomainError {
   readonly kind = 'payload-too-large';
   readonly code = 'PAYLOAD_TOO_LARGE';
-}
-
-export class RouteNotFoundError extends DomainError {
-  readonly kind = 'not-found';
-  readonly code = 'NOT_FOUND';
-}
-
-/** PostgreSQL cannot be reached or did not answer in time: the client should retry later. */
-export class DatabaseUnavailableError extends DomainError {
-  readonly kind = 'unavailable';
-  readonly code = 'DATABASE_UNAVAILABLE';
 }

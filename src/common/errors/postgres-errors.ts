@@ -6,7 +6,6 @@ export const PgCode = {
   foreignKeyViolation: '23503',
   /** PostgreSQL 18 reports an ON DELETE RESTRICT violation with its own code. */
   restrictViolation: '23001',
-  checkViolation: '23514',
   serializationFailure: '40001',
   deadlockDetected: '40P01',
   queryCanceled: '57014',

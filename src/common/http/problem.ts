@@ -19,7 +19,6 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   'not-found': HttpStatus.NOT_FOUND,
   conflict: HttpStatus.CONFLICT,
   precondition: HttpStatus.PRECONDITION_FAILED,
-  unavailable: HttpStatus.SERVICE_UNAVAILABLE,
   'unsupported-media-type': HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   'payload-too-large': HttpStatus.PAYLOAD_TOO_LARGE,
 };
@@ -41,7 +40,6 @@ export function toProblem(error: unknown): Problem {
       detail: error.message,
     };
     if ('violations' in error) problem.violations = error.violations as FieldViolation[];
-    if (error.kind === 'unavailable') problem.retryAfter = RETRY_AFTER_SECONDS;
     return problem;
   }
   if (error instanceof HttpException) return httpExceptionProblem(error);
