@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { GlobalExceptionFilter } from './common/http/global-exception.filter';
+import { PathNamesGuard } from './common/http/path-names.guard';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -24,6 +25,7 @@ export class AppModule {
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+        { provide: APP_GUARD, useClass: PathNamesGuard },
       ],
     };
   }

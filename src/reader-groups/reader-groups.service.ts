@@ -4,7 +4,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import { InvalidRequestError } from '../common/errors/domain-error';
 import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
 import { READER_GROUP_PREFIX, streamNameProblem } from '../common/names';
-import { canExist } from '../common/names-lookup';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
 import { ScopesService } from '../scopes/scopes.service';
 import { INTERNAL_STREAM_CONFIGURATION } from '../streams/stream-configuration';
@@ -84,9 +83,8 @@ export class ReaderGroupsService {
 
   /** The group with its streams (in the order given) and its online readers, in one query. */
   async get(scope: string, group: string): Promise<ReaderGroupPropertyDto> {
-    const [row] = canExist(group)
-      ? await this.dataSource.query<{ streams: string[]; readers: string[] }[]>(
-          `SELECT
+    const [row] = await this.dataSource.query<{ streams: string[]; readers: string[] }[]>(
+      `SELECT
              ARRAY(SELECT s.stream_scope || '/' || s.stream_name FROM reader_group_streams s
                     WHERE s.scope_name = g.scope_name AND s.reader_group = g.name
                     ORDER BY s.position) AS streams,
@@ -94,9 +92,8 @@ export class ReaderGroupsService {
                     WHERE r.scope_name = g.scope_name AND r.reader_group = g.name
                     ORDER BY r.reader_id) AS readers
            FROM reader_groups g WHERE g.scope_name = $1 AND g.name = $2`,
-          [scope, group],
-        )
-      : [];
+      [scope, group],
+    );
     if (!row) return this.notFound(scope, group);
     return {
       scopeName: scope,
@@ -108,12 +105,10 @@ export class ReaderGroupsService {
 
   /** Deletes the group; its `_RG` stream, stream list and readers go with it (cascade). */
   async delete(scope: string, group: string): Promise<void> {
-    const deleted = canExist(group)
-      ? await this.deleteRows(`DELETE FROM reader_groups WHERE scope_name = $1 AND name = $2`, [
-          scope,
-          group,
-        ])
-      : 0;
+    const deleted = await this.deleteRows(
+      `DELETE FROM reader_groups WHERE scope_name = $1 AND name = $2`,
+      [scope, group],
+    );
     if (deleted === 0) return this.notFound(scope, group);
   }
 
@@ -134,12 +129,10 @@ export class ReaderGroupsService {
   }
 
   async readerOffline(scope: string, group: string, readerId: string): Promise<void> {
-    const removed = canExist(readerId)
-      ? await this.deleteRows(
-          `DELETE FROM reader_group_readers WHERE scope_name = $1 AND reader_group = $2 AND reader_id = $3`,
-          [scope, group, readerId],
-        )
-      : 0;
+    const removed = await this.deleteRows(
+      `DELETE FROM reader_group_readers WHERE scope_name = $1 AND reader_group = $2 AND reader_id = $3`,
+      [scope, group, readerId],
+    );
     if (removed > 0) return;
     await this.get(scope, group);
     throw new ReaderNotOnlineError(group, readerId);

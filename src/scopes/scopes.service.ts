@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
-import { canExist } from '../common/names-lookup';
 import { ScopePropertyDto } from './dto/scope-property.dto';
 import { ScopesListDto } from './dto/scopes-list.dto';
 import { ScopeEntity } from './scope.entity';
@@ -30,14 +29,13 @@ export class ScopesService {
   }
 
   async get(name: string): Promise<ScopePropertyDto> {
-    const scope = canExist(name) ? await this.scopes.findOneBy({ name }) : null;
+    const scope = await this.scopes.findOneBy({ name });
     if (!scope) throw new ScopeNotFoundError(name);
     return toScopeProperty(scope);
   }
 
   /** One statement: the foreign keys of streams and reader groups refuse a scope in use. */
   async delete(name: string): Promise<void> {
-    if (!canExist(name)) throw new ScopeNotFoundError(name);
     let deleted: number | null | undefined;
     try {
       deleted = (await this.scopes.delete({ name })).affected;
@@ -50,7 +48,7 @@ export class ScopesService {
 
   /** Throws {@link ScopeNotFoundError} unless the scope exists. */
   async assertExists(name: string): Promise<void> {
-    if (!canExist(name) || !(await this.scopes.existsBy({ name }))) {
+    if (!(await this.scopes.existsBy({ name }))) {
       throw new ScopeNotFoundError(name);
     }
   }

@@ -3,7 +3,6 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { ArrayContains, DataSource, EntityManager, Like, Not, Repository } from 'typeorm';
 import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
 import { isInternalStreamName, markStreamName } from '../common/names';
-import { canExist } from '../common/names-lookup';
 import { ScaleRecord } from '../scaling/scaling-history';
 import { StreamHistoryService } from '../scaling/stream-history.service';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
@@ -72,7 +71,7 @@ export class StreamsService {
   }
 
   async get(scope: string, name: string): Promise<StreamPropertyDto> {
-    const stream = canExist(name) ? await this.streams.findOneBy({ scopeName: scope, name }) : null;
+    const stream = await this.streams.findOneBy({ scopeName: scope, name });
     if (!stream) return this.notFound(scope, name);
     return toStreamProperty(stream);
   }
@@ -124,7 +123,7 @@ export class StreamsService {
     from: number,
     to: number,
   ): Promise<ScaleRecord[]> {
-    const exists = canExist(name) && (await this.streams.existsBy({ scopeName: scope, name }));
+    const exists = await this.streams.existsBy({ scopeName: scope, name });
     if (!exists) return this.notFound(scope, name);
     return this.history.scalingEvents(scope, name, from, to);
   }
@@ -176,12 +175,10 @@ export class StreamsService {
     scope: string,
     name: string,
   ): Promise<StreamEntity> {
-    const stream = canExist(name)
-      ? await tx.findOne(StreamEntity, {
-          where: { scopeName: scope, name },
-          lock: { mode: 'pessimistic_write' },
-        })
-      : null;
+    const stream = await tx.findOne(StreamEntity, {
+      where: { scopeName: scope, name },
+      lock: { mode: 'pessimistic_write' },
+    });
     if (!stream) return this.notFound(scope, name);
     if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
     return stream;
