@@ -63,6 +63,25 @@ describe('Impossible names in paths (e2e)', () => {
     expect(stream.body.code).toBe('STREAM_NOT_FOUND');
   });
 
+  it('refuses a tag holding NUL in a body or a filter with 400', async () => {
+    const created = await t.http
+      .post('/v1/scopes/real/streams')
+      .send({ streamName: 'tagged', streamTags: ['a\u0000b'] })
+      .expect(400);
+    expect(created.body.errors.map((e: { field: string }) => e.field)).toEqual(['streamTags[0]']);
+    await t.http
+      .put('/v1/scopes/real/streams/s')
+      .send({
+        scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1 },
+        streamTags: ['\u0000'],
+      })
+      .expect(400);
+    const filtered = await t.http
+      .get('/v1/scopes/real/streams?filter_type=tag&filter_value=a%00b')
+      .expect(400);
+    expect(filtered.body.errors.map((e: { field: string }) => e.field)).toEqual(['filter_value']);
+  });
+
   it('answers a malformed percent-encoding with 400, not 500', async () => {
     const res = await t.http.get('/v1/scopes/%FF');
     expect(res.status).toBeLessThan(500);

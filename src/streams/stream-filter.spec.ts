@@ -30,6 +30,8 @@ describe('toStreamFilter', () => {
   it.each([
     [{ filter_type: 'tag' as const }, 'filter_value'],
     [{ filter_type: 'tag' as const, filter_value: '' }, 'filter_value'],
+    [{ filter_type: 'tag' as const, filter_value: 'a\u0000b' }, 'filter_value'],
+    [{ filter_type: 'tag' as const, filter_value: 'x'.repeat(257) }, 'filter_value'],
     [{ filter_type: 'showInternalStreams' as const }, 'filter_value'],
     [{ filter_type: 'showInternalStreams' as const, filter_value: 'yes' }, 'filter_value'],
     [{ filter_value: 'x' }, 'filter_type'],

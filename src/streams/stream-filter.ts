@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../common/errors/domain-error';
+import { tagProblem } from './stream-tags';
 
 export const STREAM_FILTER_TYPES = ['showInternalStreams', 'tag'] as const;
 export type StreamFilterType = (typeof STREAM_FILTER_TYPES)[number];
@@ -22,11 +23,14 @@ function showInternal(value: string | undefined, field: string): StreamFilter {
 /** Reads the list-streams query: no filter lists user streams only. */
 export function toStreamFilter(query: StreamFilterQuery): StreamFilter {
   switch (query.filter_type) {
-    case 'tag':
+    case 'tag': {
       if (!query.filter_value) {
         throw InvalidRequestError.of('filter_value', 'is required with filter_type=tag');
       }
+      const problem = tagProblem(query.filter_value);
+      if (problem) throw InvalidRequestError.of('filter_value', `a tag ${problem}`);
       return { kind: 'tag', tag: query.filter_value };
+    }
     case 'showInternalStreams':
       return showInternal(query.filter_value, 'filter_value');
     default:

@@ -22,6 +22,10 @@ describe('normalizeTags', () => {
     expect(normalizeTags([...tags(MAX_TAGS), 'tag-0'])).toHaveLength(MAX_TAGS);
   });
 
+  it('rejects a tag holding NUL, which text cannot store', () => {
+    expect(violatedFields(() => normalizeTags(['fine', 'a\u0000b']))).toEqual(['streamTags[1]']);
+  });
+
   it('accepts a 256-character tag and rejects 257 and empty ones, naming the index', () => {
     expect(normalizeTags(['x'.repeat(256)])).toEqual(['x'.repeat(256)]);
     expect(violatedFields(() => normalizeTags(['ok', 'x'.repeat(257), '']))).toEqual([

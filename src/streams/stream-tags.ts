@@ -3,21 +3,25 @@ import { FieldViolation, InvalidRequestError } from '../common/errors/domain-err
 export const MAX_TAGS = 128;
 export const MAX_TAG_LENGTH = 256;
 
+/** Why a tag is not acceptable, or undefined: 1..256 characters, and no NUL (text cannot hold it). */
+export function tagProblem(tag: string): string | undefined {
+  if (tag.length < 1 || tag.length > MAX_TAG_LENGTH) {
+    return `must be 1 to ${MAX_TAG_LENGTH} characters long`;
+  }
+  if (tag.includes('\u0000')) return 'must not contain the NUL character';
+  return undefined;
+}
+
 /**
- * The tag set of a stream: duplicates dropped (first occurrence kept), at most 128 tags of
- * 1..256 characters. Absent tags are an empty set.
+ * The tag set of a stream: duplicates dropped (first occurrence kept), at most 128 acceptable
+ * tags. Absent tags are an empty set.
  */
 export function normalizeTags(tags: readonly string[] | undefined, path = 'streamTags'): string[] {
   const unique = [...new Set(tags ?? [])];
   const violations: FieldViolation[] = [];
   unique.forEach((tag) => {
-    if (tag.length < 1 || tag.length > MAX_TAG_LENGTH) {
-      const index = tags!.indexOf(tag);
-      violations.push({
-        field: `${path}[${index}]`,
-        message: `must be 1 to ${MAX_TAG_LENGTH} characters long`,
-      });
-    }
+    const problem = tagProblem(tag);
+    if (problem) violations.push({ field: `${path}[${tags!.indexOf(tag)}]`, message: problem });
   });
   if (unique.length > MAX_TAGS) {
     violations.push({ field: path, message: `must hold at most ${MAX_TAGS} distinct tags` });

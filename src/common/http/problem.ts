@@ -1,5 +1,10 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { DomainError, DomainErrorKind, FieldViolation } from '../errors/domain-error';
+import {
+  DomainError,
+  DomainErrorKind,
+  FieldViolation,
+  InvalidRequestError,
+} from '../errors/domain-error';
 import { isDatabaseUnavailable, PgCode, sqlState } from '../errors/postgres-errors';
 
 /** An error as the client sees it: an RFC 9457 problem document plus its HTTP status. */
@@ -39,7 +44,7 @@ export function toProblem(error: unknown): Problem {
       code: error.code,
       detail: error.message,
     };
-    if ('violations' in error) problem.violations = error.violations as FieldViolation[];
+    if (error instanceof InvalidRequestError) problem.violations = error.violations;
     return problem;
   }
   if (error instanceof HttpException) return httpExceptionProblem(error);
