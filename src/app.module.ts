@@ -6,6 +6,7 @@ import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
 import { ReaderGroupsModule } from './reader-groups/reader-groups.module';
 import { ScopesModule } from './scopes/scopes.module';
 import { StreamsModule } from './streams/streams.module';
@@ -21,6 +22,7 @@ export class AppModule {
         ScopesModule,
         StreamsModule,
         ReaderGroupsModule,
+        HealthModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -71,6 +71,61 @@ export class AppConfig {
   @IsInt()
   @Min(100)
   DB_CONNECT_TIMEOUT_MS = 3000;
+
+  /** How long a health result is reused: a storm of probes costs one database ping per moment. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  HEALTH_CACHE_MS = 1000;
+
+  /** Upper bound of each health check that talks to the database. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  HEALTH_TIMEOUT_MS = 1000;
+
+  /** Heap in use above which the process reports itself unhealthy (and not alive). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  HEALTH_HEAP_LIMIT_MB = 512;
+
+  /** Resident memory above which the process reports itself unhealthy (and not alive). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  HEALTH_RSS_LIMIT_MB = 1024;
+
+  /** Free space under which the disk holding DATA_DIR is reported DOWN. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  HEALTH_DISK_MIN_FREE_MB = 100;
+
+  /** Event-loop delay (99th percentile over a second) above which the process is not alive. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  HEALTH_EVENT_LOOP_LAG_LIMIT_MS = 1000;
+
+  /**
+   * On SIGTERM the service reports not-ready at once, keeps serving for this long (so load
+   * balancers stop routing to it), then stops accepting connections and drains.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DELAY_MS = 0;
+
+  /** Requests still running this long after the listener closed are cut off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_TIMEOUT_MS = 10_000;
 }
 
 export class InvalidConfigError extends Error {

@@ -62,6 +62,11 @@ export class ServiceProcess {
     return code ?? signal!;
   }
 
+  /** Sends a signal without waiting for the process to end. */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | NodeJS.Signals> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
     return this.exited();

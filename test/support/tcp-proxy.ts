@@ -7,6 +7,7 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
 export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  private readonly watches: Array<{ text: Buffer; count: number }> = [];
   port = 0;
 
   constructor(
@@ -22,6 +23,20 @@ export class TcpProxy {
         socket.on('close', () => this.sockets.delete(socket));
         socket.on('error', () => socket.destroy());
       }
+      let carry = Buffer.alloc(0);
+      client.on('data', (chunk: Buffer) => {
+        const seen = Buffer.concat([carry, chunk]);
+        for (const watch of this.watches) {
+          for (
+            let at = seen.indexOf(watch.text);
+            at !== -1;
+            at = seen.indexOf(watch.text, at + 1)
+          ) {
+            if (at + watch.text.length > carry.length) watch.count++;
+          }
+        }
+        carry = seen.subarray(Math.max(0, seen.length - 256));
+      });
       client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((done, fail) => {
@@ -30,6 +45,13 @@ export class TcpProxy {
     });
     const address = this.server.address();
     this.port = typeof address === 'object' && address ? address.port : port;
+  }
+
+  /** Counts, from now on, how often `text` (a statement's SQL) travels to the server. */
+  watch(text: string): { readonly count: number } {
+    const watch = { text: Buffer.from(text), count: 0 };
+    this.watches.push(watch);
+    return watch;
   }
 
   /** Drops every connection and stops accepting new ones. */

@@ -1,0 +1,36 @@
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Server } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppConfig } from '../config/app-config';
+
+/**
+ * The first step of shutting down. Nest then closes the listener and waits for the requests
+ * in flight, and only after that closes the pool and the embedded database.
+ */
+@Injectable()
+export class GracefulShutdown implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('Shutdown');
+  private drainingSince?: Date;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  get draining(): boolean {
+    return this.drainingSince !== undefined;
+  }
+
+  /** Turns not-ready, keeps serving SHUTDOWN_DELAY_MS, and bounds how long the drain may take. */
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
+    this.drainingSince = new Date();
+    this.logger.log(`${signal ?? 'close'}: not ready any more; draining requests in flight`);
+    if (this.config.SHUTDOWN_DELAY_MS > 0) await sleep(this.config.SHUTDOWN_DELAY_MS);
+    const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    setTimeout(() => {
+      this.logger.warn('requests still running at SHUTDOWN_TIMEOUT_MS: closing their connections');
+      server?.closeAllConnections();
+    }, this.config.SHUTDOWN_TIMEOUT_MS).unref();
+  }
+}

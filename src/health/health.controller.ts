@@ -1,0 +1,110 @@
+import { Controller, Get, Param, UseInterceptors } from '@nestjs/common';
+import {
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiParam,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { contributorPath } from './contributor-path';
+import { HEALTH_DETAILS_REF, HealthResultDto } from './dto/health-result.dto';
+import { HealthService } from './health.service';
+import { HealthStatus } from './health-status';
+import { JsonScalarInterceptor } from './json-scalar.interceptor';
+
+const CONTRIBUTOR = ApiParam({
+  name: 'id',
+  type: String,
+  description: 'A health contributor (`database`), or a path to one below it (`memory/heap`)',
+});
+const STATUS_REF = { $ref: getSchemaPath('HealthStatus') };
+const NO_CONTRIBUTOR = ApiNotFoundResponse({ description: 'No health contributor with that id' });
+
+/**
+ * The contract's health routes. Literal routes are declared before `{id}` so they win; they
+ * answer 200 with the value even when DOWN (the probes outside /v1 answer 503).
+ */
+@ApiTags('Health')
+@Controller('v1/health')
+@UseInterceptors(JsonScalarInterceptor)
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  /** The health of the service, with every contributor below it. */
+  @Get()
+  getHealth(): Promise<HealthResultDto> {
+    return this.health.health();
+  }
+
+  /** The details of the service. */
+  @Get('details')
+  @ApiOkResponse({ schema: HEALTH_DETAILS_REF })
+  async getDetails(): Promise<Record<string, string>> {
+    return (await this.health.health()).details;
+  }
+
+  /** The details of a health contributor. */
+  @Get('details/*id')
+  @CONTRIBUTOR
+  @ApiOkResponse({ schema: HEALTH_DETAILS_REF })
+  @NO_CONTRIBUTOR
+  async getContributorDetails(@Param('id') id: string[]): Promise<Record<string, string>> {
+    return (await this.health.health(contributorPath(id))).details;
+  }
+
+  /** Whether the service's process works. */
+  @Get('liveness')
+  @ApiOkResponse({ type: Boolean })
+  getLiveness(): Promise<boolean> {
+    return this.health.liveness();
+  }
+
+  /** Whether a health contributor works. */
+  @Get('liveness/*id')
+  @CONTRIBUTOR
+  @ApiOkResponse({ type: Boolean })
+  @NO_CONTRIBUTOR
+  getContributorLiveness(@Param('id') id: string[]): Promise<boolean> {
+    return this.health.liveness(contributorPath(id));
+  }
+
+  /** Whether the service can serve requests (status UP). */
+  @Get('readiness')
+  @ApiOkResponse({ type: Boolean })
+  async getReadiness(): Promise<boolean> {
+    return (await this.health.health()).readiness;
+  }
+
+  /** Whether a health contributor is ready. */
+  @Get('readiness/*id')
+  @CONTRIBUTOR
+  @ApiOkResponse({ type: Boolean })
+  @NO_CONTRIBUTOR
+  async getContributorReadiness(@Param('id') id: string[]): Promise<boolean> {
+    return (await this.health.health(contributorPath(id))).readiness;
+  }
+
+  /** The status of the service. */
+  @Get('status')
+  @ApiOkResponse({ schema: STATUS_REF })
+  async getStatus(): Promise<HealthStatus> {
+    return (await this.health.health()).status;
+  }
+
+  /** The status of a health contributor. */
+  @Get('status/*id')
+  @CONTRIBUTOR
+  @ApiOkResponse({ schema: STATUS_REF })
+  @NO_CONTRIBUTOR
+  async getContributorStatus(@Param('id') id: string[]): Promise<HealthStatus> {
+    return (await this.health.health(contributorPath(id))).status;
+  }
+
+  /** The health of a health contributor, with the contributors below it. */
+  @Get('*id')
+  @CONTRIBUTOR
+  @NO_CONTRIBUTOR
+  getContributorHealth(@Param('id') id: string[]): Promise<HealthResultDto> {
+    return this.health.health(contributorPath(id));
+  }
+}

@@ -1,0 +1,10 @@
+import { DomainError } from '../common/errors/domain-error';
+
+export class HealthContributorNotFoundError extends DomainError {
+  readonly kind = 'not-found';
+  readonly code = 'HEALTH_CONTRIBUTOR_NOT_FOUND';
+
+  constructor(path: string[]) {
+    super(`No health contributor '${path.join('/')}'`);
+  }
+}

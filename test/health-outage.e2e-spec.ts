@@ -1,0 +1,114 @@
+import { TEST_SERVER_ENV } from './setup/test-server';
+import { TcpProxy } from './support/tcp-proxy';
+import { startTestApp, TestApp } from './support/test-app';
+
+const PING = 'SELECT 1';
+const MIGRATIONS_QUERY = 'FROM "tributary_migrations"';
+
+async function startBehindProxy(env: NodeJS.ProcessEnv): Promise<{ t: TestApp; proxy: TcpProxy }> {
+  const server = new URL(process.env[TEST_SERVER_ENV]!);
+  const proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
+  await proxy.start();
+  const t = await startTestApp({ DB_CONNECT_TIMEOUT_MS: '1000', ...env }, (url) =>
+    proxy.route(url),
+  );
+  return { t, proxy };
+}
+
+/** A storm of probes, all at once, on every route that needs the database's health. */
+const probeStorm = (t: TestApp, size: number) =>
+  Promise.all(
+    Array.from({ length: size }, (_, i) =>
+      t.http.get(['/readyz', '/v1/health', '/v1/health/readiness', '/v1/health/status'][i % 4]),
+    ),
+  );
+
+/** behaviour.md section 7: a database outage makes the service DOWN and not ready, never dead. */
+describe('Health during a database outage (e2e)', () => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+
+  beforeAll(async () => {
+    ({ t, proxy } = await startBehindProxy({ HEALTH_CACHE_MS: '0', HEALTH_TIMEOUT_MS: '2000' }));
+  });
+  afterAll(async () => {
+    await proxy.restore();
+    await t.close();
+    await proxy.cut();
+  });
+
+  it('is DOWN and not ready but alive while the database is unreachable, then recovers', async () => {
+    await t.http.get('/readyz').expect(200);
+    await proxy.cut();
+
+    const root = await t.http.get('/v1/health').expect(200);
+    expect(root.body).toMatchObject({ status: 'DOWN', readiness: false, liveness: true });
+    expect(root.body.children.database).toMatchObject({ status: 'DOWN', liveness: true });
+    expect(root.body.children.database.details.message).toMatch(
+      /^(database unreachable|timeout of 2000ms exceeded)$/,
+    );
+    expect(root.body.children.migrations.status).toBe('DOWN');
+    expect(root.body.children.memory.status).toBe('UP');
+    expect(JSON.stringify(root.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|SELECT/);
+
+    expect((await t.http.get('/v1/health/status').expect(200)).text).toBe('"DOWN"');
+    expect((await t.http.get('/v1/health/readiness').expect(200)).text).toBe('false');
+    expect((await t.http.get('/v1/health/liveness').expect(200)).text).toBe('true');
+    expect((await t.http.get('/v1/health/liveness/database').expect(200)).text).toBe('true');
+    expect((await t.http.get('/readyz').expect(503)).body).toEqual({
+      readiness: false,
+      status: 'DOWN',
+    });
+    await t.http.get('/livez').expect(200);
+    await t.http.get('/ping').expect(200);
+
+    await proxy.restore();
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      status = (await t.http.get('/readyz')).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    expect((await t.http.get('/v1/health').expect(200)).body.status).toBe('UP');
+  });
+});
+
+describe('Health results are shared for a moment (e2e)', () => {
+  it('pings the database once per moment however many probes arrive', async () => {
+    // A moment far longer than the test, and a generous timeout: this counts, it does not time.
+    const { t, proxy } = await startBehindProxy({
+      HEALTH_CACHE_MS: '60000',
+      HEALTH_TIMEOUT_MS: '10000',
+    });
+    try {
+      const pings = proxy.watch(PING);
+      const migrationChecks = proxy.watch(MIGRATIONS_QUERY);
+      const answers = await probeStorm(t, 200);
+      expect(answers.every((res) => res.status === 200)).toBe(true);
+      expect(pings.count).toBe(1);
+      expect(migrationChecks.count).toBe(1);
+
+      const root = await t.http.get('/v1/health').expect(200);
+      expect(root.body.children.database.details).toMatchObject({ cachedResponse: 'true' });
+      expect(pings.count).toBe(1);
+    } finally {
+      await t.close();
+      await proxy.cut();
+    }
+  });
+
+  it('pings on every probe when the moment is zero (what the cache saves)', async () => {
+    const { t, proxy } = await startBehindProxy({
+      HEALTH_CACHE_MS: '0',
+      HEALTH_TIMEOUT_MS: '10000',
+    });
+    try {
+      const pings = proxy.watch(PING);
+      await probeStorm(t, 40);
+      expect(pings.count).toBe(40);
+    } finally {
+      await t.close();
+      await proxy.cut();
+    }
+  });
+});
