@@ -1,11 +1,21 @@
 import { LogLevel as NestLogLevel } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { jsonBody } from './common/http/json-body.middleware';
+import { TimedExpressAdapter } from './common/http/timed-express.adapter';
 import { requestId } from './common/http/request-id.middleware';
 import { AppConfig, LOG_LEVELS, LogLevel } from './config/app-config';
 
 /** Options every Nest application of this service is created with (production and tests). */
 export const APPLICATION_OPTIONS = { bodyParser: false } as const;
+
+/** The HTTP server of every application of this service, with its timeouts. */
+export function createHttpAdapter(config: AppConfig): TimedExpressAdapter {
+  return new TimedExpressAdapter({
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+  });
+}
 
 /** The log levels at `level` and above in severity. */
 export function logLevelsFrom(level: LogLevel): NestLogLevel[] {

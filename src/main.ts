@@ -3,7 +3,7 @@ import { ConsoleLogger, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { APPLICATION_OPTIONS, configureApp, logLevelsFrom } from './app.setup';
+import { APPLICATION_OPTIONS, configureApp, createHttpAdapter, logLevelsFrom } from './app.setup';
 import { AppConfig, InvalidConfigError, loadConfig } from './config/app-config';
 
 function readConfig(): AppConfig {
@@ -18,11 +18,11 @@ function readConfig(): AppConfig {
 
 async function bootstrap(): Promise<void> {
   const config = readConfig();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    ...APPLICATION_OPTIONS,
-    logger: logLevelsFrom(config.LOG_LEVEL),
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config),
+    createHttpAdapter(config),
+    { ...APPLICATION_OPTIONS, logger: logLevelsFrom(config.LOG_LEVEL), abortOnError: false },
+  );
   configureApp(app, config);
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);

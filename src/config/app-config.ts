@@ -72,6 +72,24 @@ export class AppConfig {
   @Min(100)
   DB_CONNECT_TIMEOUT_MS = 3000;
 
+  /** A request (headers and body) must arrive within this, or it gets 408. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /** A request's headers must arrive within this (slow-header clients are cut off). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** An idle keep-alive connection is closed after this. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5000;
+
   /** How long a health result is reused: a storm of probes costs one database ping per moment. */
   @Transform(toInt)
   @IsInt()

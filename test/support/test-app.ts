@@ -3,7 +3,7 @@ import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
-import { APPLICATION_OPTIONS, configureApp } from '../../src/app.setup';
+import { APPLICATION_OPTIONS, configureApp, createHttpAdapter } from '../../src/app.setup';
 import { loadConfig } from '../../src/config/app-config';
 import { createTestDatabase } from './test-database';
 
@@ -30,7 +30,7 @@ export async function startTestApp(
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(config)],
   }).compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({
+  const app = moduleRef.createNestApplication<NestExpressApplication>(createHttpAdapter(config), {
     ...APPLICATION_OPTIONS,
     logger: false,
   });
