@@ -22,12 +22,17 @@ export class GracefulShutdown implements BeforeApplicationShutdown {
     return this.drainingSince !== undefined;
   }
 
-  /** Turns not-ready, keeps serving SHUTDOWN_DELAY_MS, and bounds how long the drain may take. */
+  /**
+   * Turns not-ready, keeps serving SHUTDOWN_DELAY_MS, and bounds how long the drain may take.
+   * Closing the listener only stops new connections: busy keep-alive connections would carry
+   * new requests forever, so from now on every response closes its connection.
+   */
   async beforeApplicationShutdown(signal?: string): Promise<void> {
     this.drainingSince = new Date();
     this.logger.log(`${signal ?? 'close'}: not ready any more; draining requests in flight`);
-    if (this.config.SHUTDOWN_DELAY_MS > 0) await sleep(this.config.SHUTDOWN_DELAY_MS);
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
+    server?.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
+    if (this.config.SHUTDOWN_DELAY_MS > 0) await sleep(this.config.SHUTDOWN_DELAY_MS);
     setTimeout(() => {
       this.logger.warn('requests still running at SHUTDOWN_TIMEOUT_MS: closing their connections');
       server?.closeAllConnections();

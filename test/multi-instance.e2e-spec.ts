@@ -1,0 +1,205 @@
+import { Client } from 'pg';
+import { ApiClient } from './support/api-client';
+import { brokenInvariants } from './support/invariants';
+import { freePort, ServiceProcess } from './support/service-process';
+import { createTestDatabase } from './support/test-database';
+import { recordFigure, soakScale } from './support/figures';
+
+const ROUNDS = soakScale(3, 40);
+const CONTENDERS = 16;
+
+/**
+ * issue 5: two service processes on one database, hit in parallel. The database, not either
+ * process, keeps the data right.
+ */
+describe('Two instances on one database (e2e)', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let services: ServiceProcess[];
+  let a: ApiClient;
+  let b: ApiClient;
+  let sql: Client;
+  let raced = 0;
+
+  /** Alternates between the two instances. */
+  const either = (i: number): ApiClient => (i % 2 === 0 ? a : b);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Both boot at once: the migrations run under an advisory lock, once.
+    services = await Promise.all(
+      [0, 1].map(async () =>
+        ServiceProcess.start({ PORT: String(await freePort()), DATABASE_URL: database.url }),
+      ),
+    );
+    await Promise.all(services.map((service) => service.ready()));
+    [a, b] = services.map((service) => new ApiClient(service.baseUrl));
+    sql = new Client({ connectionString: database.url });
+    await sql.connect();
+  });
+  afterEach(async () => {
+    expect([...a.serverErrors(), ...b.serverErrors()]).toEqual([]);
+    expect(
+      await brokenInvariants(async (text) => (await sql.query<Record<string, unknown>>(text)).rows),
+    ).toEqual([]);
+  });
+  afterAll(async () => {
+    recordFigure('instances', services.length);
+    recordFigure('operations raced across two instances', raced);
+    await sql.end();
+    await Promise.all(services.map((service) => service.stop()));
+    await database.drop();
+  });
+
+  it('lets exactly one of N concurrent creates of a scope or a stream win', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const scope = `contested-${round}`;
+      const scopes = await Promise.all(
+        Array.from({ length: CONTENDERS }, (_, i) =>
+          either(i).call('POST', '/v1/scopes', { scopeName: scope }),
+        ),
+      );
+      expect(scopes.map((r) => r.status).sort()).toEqual([201, ...Array(CONTENDERS - 1).fill(409)]);
+      const streams = await Promise.all(
+        Array.from({ length: CONTENDERS }, (_, i) =>
+          either(i).call('POST', `/v1/scopes/${scope}/streams`, {
+            streamName: 'contested',
+            scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1 + (i % 4) },
+          }),
+        ),
+      );
+      expect(streams.map((r) => r.status).sort()).toEqual([
+        201,
+        ...Array(CONTENDERS - 1).fill(409),
+      ]);
+      raced += 2 * CONTENDERS;
+    }
+  });
+
+  it('never leaves a stream in a missing scope when a scope delete races stream creates', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const scope = `racing-${round}`;
+      expect((await a.call('POST', '/v1/scopes', { scopeName: scope })).status).toBe(201);
+      const creates = Array.from({ length: 6 }, (_, i) =>
+        either(i).call('POST', `/v1/scopes/${scope}/streams`, { streamName: `s${i}` }),
+      );
+      const deleted = b.call('DELETE', `/v1/scopes/${scope}`);
+      const created = await Promise.all(creates);
+      const deleteStatus = (await deleted).status;
+      raced += creates.length + 1;
+
+      expect([204, 412]).toContain(deleteStatus);
+      const acknowledged = created.flatMap((r, i) => (r.status === 201 ? [`s${i}`] : []));
+      expect(created.every((r) => [201, 404].includes(r.status))).toBe(true);
+      const { rows } = await sql.query<{ name: string }>(
+        `SELECT name FROM streams WHERE scope_name = $1 AND owner_stream IS NULL ORDER BY name`,
+        [scope],
+      );
+      if (deleteStatus === 204) {
+        expect(acknowledged).toEqual([]);
+        expect(rows).toEqual([]);
+        expect((await a.call('GET', `/v1/scopes/${scope}`)).status).toBe(404);
+      } else {
+        expect(rows.map((row) => row.name)).toEqual(acknowledged);
+      }
+    }
+  });
+
+  it('keeps one stream history consistent under racing updates, seals and deletes', async () => {
+    expect((await a.call('POST', '/v1/scopes', { scopeName: 'history' })).status).toBe(201);
+    for (let round = 0; round < ROUNDS; round++) {
+      const path = `/v1/scopes/history/streams/s${round}`;
+      const created = await a.call('POST', '/v1/scopes/history/streams', {
+        streamName: `s${round}`,
+      });
+      expect(created.status).toBe(201);
+      const calls = [
+        ...Array.from({ length: 8 }, (_, i) =>
+          either(i).call('PUT', path, {
+            scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1 + ((i + round) % 5) },
+          }),
+        ),
+        b.call('PUT', `${path}/state`, { streamState: 'SEALED' }),
+        a.call('DELETE', path),
+      ];
+      const results = await Promise.all(calls);
+      raced += calls.length;
+      const [seal, remove] = results.slice(-2).map((r) => r.status);
+      expect(results.slice(0, 8).every((r) => [200, 404, 412].includes(r.status))).toBe(true);
+      expect([200, 404]).toContain(seal);
+      expect([204, 404, 412]).toContain(remove);
+
+      const exists = (await b.call('GET', path)).status === 200;
+      const { rows } = await sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM stream_epochs WHERE scope_name = 'history' AND stream_name = $1`,
+        [`s${round}`],
+      );
+      if (!exists) {
+        expect(remove).toBe(204);
+        expect(rows[0].n).toBe(0);
+        continue;
+      }
+      const events = await a.call('GET', `${path}/scaling-events?from=0&to=${Date.now() + 1000}`);
+      const history = (
+        events.body as {
+          scalingEvents: Array<{ timestamp: number; segmentList: Array<{ number: number }> }>;
+        }
+      ).scalingEvents;
+      expect(history.length).toBe(rows[0].n);
+      const times = history.map((event) => event.timestamp);
+      expect(times).toEqual([...times].sort((x, y) => x - y));
+      expect(new Set(times).size).toBe(times.length);
+    }
+  });
+
+  it('never leaves a reader group in a missing scope when writes race a scope delete', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const scope = `groups-${round}`;
+      expect((await a.call('POST', '/v1/scopes', { scopeName: scope })).status).toBe(201);
+      expect(
+        (await a.call('POST', `/v1/scopes/${scope}/streams`, { streamName: 'input' })).status,
+      ).toBe(201);
+      expect(
+        (await a.call('PUT', `/v1/scopes/${scope}/streams/input/state`, { streamState: 'SEALED' }))
+          .status,
+      ).toBe(200);
+
+      // One side empties and deletes the scope while the other creates groups and readers.
+      const teardown = (async () => {
+        const stream = await b.call('DELETE', `/v1/scopes/${scope}/streams/input`);
+        const deleted = await b.call('DELETE', `/v1/scopes/${scope}`);
+        return [stream.status, deleted.status];
+      })();
+      const writes = await Promise.all(
+        Array.from({ length: 4 }, async (_, i) => {
+          const group = await either(i).call('POST', `/v1/scopes/${scope}/readergroups`, {
+            readerGroupName: `g${i}`,
+            streams: ['input'],
+          });
+          const reader = await either(i + 1).call(
+            'PUT',
+            `/v1/scopes/${scope}/readergroups/g${i}/readers/r${i}`,
+          );
+          return [group.status, reader.status];
+        }),
+      );
+      const [streamDelete, scopeDelete] = await teardown;
+      raced += writes.length * 2 + 2;
+
+      expect([204, 404]).toContain(streamDelete);
+      expect([204, 412]).toContain(scopeDelete);
+      writes.forEach(([group, reader]) => {
+        expect([201, 404]).toContain(group);
+        expect([204, 404]).toContain(reader);
+      });
+      const groups = await sql.query(`SELECT name FROM reader_groups WHERE scope_name = $1`, [
+        scope,
+      ]);
+      if (scopeDelete === 204) {
+        expect(groups.rows).toEqual([]);
+        expect(writes.every(([group]) => group === 404)).toBe(true);
+      } else {
+        expect(groups.rows).toHaveLength(writes.filter(([group]) => group === 201).length);
+      }
+    }
+  });
+});

@@ -1,0 +1,210 @@
+import { Client } from 'pg';
+import { TEST_SERVER_ENV } from './setup/test-server';
+import { ApiClient } from './support/api-client';
+import { recordFigure, soakScale } from './support/figures';
+import { brokenInvariants } from './support/invariants';
+import { freePort, ServiceProcess } from './support/service-process';
+import { TcpProxy } from './support/tcp-proxy';
+import { createTestDatabase } from './support/test-database';
+
+const WORKERS = 8;
+const LOAD_MS = soakScale(1000, 15_000);
+const OUTAGE_MS = soakScale(3000, 30_000);
+
+interface LoadResult {
+  /** Streams whose create was answered 201. */
+  acknowledged: string[];
+  /** Every HTTP status answered, by count. */
+  statuses: Record<number, number>;
+  /** Requests that got no answer at all: refused, reset, or cut by a kill. */
+  unanswered: number;
+  /** Requests sent but not yet answered when `inFlight()` was read. */
+  inFlight(): number;
+  done: Promise<void>;
+  stop(): void;
+}
+
+/** WORKERS loops creating streams until stopped or until the service stops answering. */
+function startLoad(baseUrl: string, scope: string): LoadResult {
+  let stopped = false;
+  let pending = 0;
+  const result: Omit<LoadResult, 'done'> = {
+    acknowledged: [],
+    statuses: {},
+    unanswered: 0,
+    inFlight: () => pending,
+    stop: () => (stopped = true),
+  };
+  const worker = async (w: number): Promise<void> => {
+    for (let i = 0; !stopped; i++) {
+      const streamName = `w${w}-${i}`;
+      pending++;
+      try {
+        const res = await fetch(`${baseUrl}/v1/scopes/${scope}/streams`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ streamName }),
+        });
+        await res.arrayBuffer();
+        result.statuses[res.status] = (result.statuses[res.status] ?? 0) + 1;
+        if (res.status === 201) result.acknowledged.push(streamName);
+      } catch {
+        result.unanswered++;
+        return;
+      } finally {
+        pending--;
+      }
+    }
+  };
+  const done = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w))).then(() => {});
+  return {
+    ...result,
+    done,
+    get acknowledged() {
+      return result.acknowledged;
+    },
+    get unanswered() {
+      return result.unanswered;
+    },
+  };
+}
+
+/** issue 5: nothing acknowledged is lost, through SIGTERM, SIGKILL and a database outage. */
+describe('Restarts and outages of the built service (e2e)', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let sql: Client;
+  const running: ServiceProcess[] = [];
+
+  const start = async (env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> => {
+    const service = ServiceProcess.start({
+      PORT: String(await freePort()),
+      DATABASE_URL: database.url,
+      ...env,
+    });
+    running.push(service);
+    await service.ready();
+    return service;
+  };
+
+  const expectAllThere = async (streams: string[], scope: string): Promise<void> => {
+    const after = new ApiClient((await start()).baseUrl);
+    const missing: string[] = [];
+    for (const name of streams) {
+      if ((await after.call('GET', `/v1/scopes/${scope}/streams/${name}`)).status !== 200)
+        missing.push(name);
+    }
+    expect(missing).toEqual([]);
+    expect(
+      await brokenInvariants(async (text) => (await sql.query<Record<string, unknown>>(text)).rows),
+    ).toEqual([]);
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    sql = new Client({ connectionString: database.url });
+    await sql.connect();
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((service) => service.stop('SIGKILL')));
+  });
+  afterAll(async () => {
+    await sql.end();
+    await database.drop();
+  });
+
+  it('answers every request it accepted when stopped with SIGTERM under load', async () => {
+    const service = await start({ SHUTDOWN_DELAY_MS: '300' });
+    const api = new ApiClient(service.baseUrl);
+    expect((await api.call('POST', '/v1/scopes', { scopeName: 'term' })).status).toBe(201);
+
+    const load = startLoad(service.baseUrl, 'term');
+    await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
+    const inFlight = load.inFlight();
+    service.signal('SIGTERM');
+    await load.done;
+    expect(['SIGTERM', 0]).toContain(await service.exited());
+    // The drain ended by itself: busy keep-alive connections were not left to the timeout.
+    expect(service.output.join('')).not.toMatch(/requests still running at SHUTDOWN_TIMEOUT_MS/);
+
+    // Every answered request succeeded; the rest were refused after the listener closed.
+    expect(Object.keys(load.statuses)).toEqual(['201']);
+    expect(load.acknowledged.length).toBeGreaterThan(0);
+    recordFigure('requests in flight at SIGTERM', inFlight);
+    recordFigure('creates acknowledged before SIGTERM (0 lost)', load.acknowledged.length);
+    await expectAllThere(load.acknowledged, 'term');
+  });
+
+  it('loses nothing it acknowledged when killed with SIGKILL', async () => {
+    const service = await start();
+    const api = new ApiClient(service.baseUrl);
+    expect((await api.call('POST', '/v1/scopes', { scopeName: 'kill' })).status).toBe(201);
+
+    const load = startLoad(service.baseUrl, 'kill');
+    await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
+    const inFlight = load.inFlight();
+    service.signal('SIGKILL');
+    await load.done;
+    expect(await service.exited()).toBe('SIGKILL');
+
+    expect(Object.keys(load.statuses)).toEqual(['201']);
+    recordFigure('requests in flight at SIGKILL', inFlight);
+    recordFigure('creates acknowledged before SIGKILL (0 lost)', load.acknowledged.length);
+    await expectAllThere(load.acknowledged, 'kill');
+  });
+
+  it('fails fast with 503 during a database outage and recovers by itself', async () => {
+    const server = new URL(process.env[TEST_SERVER_ENV]!);
+    const proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
+    await proxy.start();
+    try {
+      const service = ServiceProcess.start({
+        PORT: String(await freePort()),
+        DATABASE_URL: proxy.route(database.url),
+        DB_CONNECT_TIMEOUT_MS: '1000',
+      });
+      running.push(service);
+      await service.ready();
+      const api = new ApiClient(service.baseUrl);
+      expect((await api.call('POST', '/v1/scopes', { scopeName: 'outage' })).status).toBe(201);
+      const before = Array.from({ length: 20 }, (_, i) => `before-${i}`);
+      for (const streamName of before) {
+        expect((await api.call('POST', '/v1/scopes/outage/streams', { streamName })).status).toBe(
+          201,
+        );
+      }
+
+      await proxy.cut();
+      const outageEnds = Date.now() + OUTAGE_MS;
+      let failedFast = 0;
+      while (Date.now() < outageEnds) {
+        const started = Date.now();
+        const res = await fetch(`${service.baseUrl}/v1/scopes/outage/streams/before-0`);
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('1');
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect((await fetch(`${service.baseUrl}/readyz`)).status).toBe(503);
+        expect((await fetch(`${service.baseUrl}/livez`)).status).toBe(200);
+        failedFast++;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await proxy.restore();
+
+      let status = 0;
+      for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
+        status = (await fetch(`${service.baseUrl}/readyz`)).status;
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(status).toBe(200);
+      for (const streamName of before) {
+        expect((await api.call('GET', `/v1/scopes/outage/streams/${streamName}`)).status).toBe(200);
+      }
+      expect(
+        (await api.call('POST', '/v1/scopes/outage/streams', { streamName: 'after' })).status,
+      ).toBe(201);
+      recordFigure('database outage survived (ms)', OUTAGE_MS);
+      recordFigure('requests answered 503 during the outage', failedFast);
+    } finally {
+      await proxy.cut();
+    }
+  });
+});

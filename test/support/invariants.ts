@@ -1,0 +1,47 @@
+type Query = (sql: string) => Promise<Array<Record<string, unknown>>>;
+
+/** What must hold of the data whatever happened before: each query lists what breaks it. */
+const INVARIANTS: Record<string, string> = {
+  'a stream without its _MARK companion': `
+    SELECT s.scope_name, s.name FROM streams s
+     WHERE s.owner_stream IS NULL
+       AND NOT EXISTS (SELECT 1 FROM streams m
+                        WHERE m.scope_name = s.scope_name AND m.owner_stream = s.name)`,
+  'a stream without epoch 0': `
+    SELECT s.scope_name, s.name FROM streams s
+     WHERE NOT EXISTS (SELECT 1 FROM stream_epochs e
+                        WHERE e.scope_name = s.scope_name AND e.stream_name = s.name AND e.epoch = 0)`,
+  'a reader group without its _RG stream': `
+    SELECT g.scope_name, g.name FROM reader_groups g
+     WHERE NOT EXISTS (SELECT 1 FROM streams s
+                        WHERE s.scope_name = g.scope_name AND s.owner_reader_group = g.name)`,
+  'epochs with gaps in their numbers': `
+    SELECT scope_name, stream_name FROM stream_epochs
+     GROUP BY scope_name, stream_name HAVING count(*) <> max(epoch) + 1`,
+  'an epoch not later than the one before': `
+    SELECT scope_name, stream_name, epoch FROM (
+      SELECT *, lag(created_at) OVER (PARTITION BY scope_name, stream_name ORDER BY epoch) AS previous
+        FROM stream_epochs) e
+     WHERE created_at <= previous`,
+  'a segment numbered beyond the numbering': `
+    SELECT g.scope_name, g.stream_name, g.number FROM stream_segments g
+      JOIN segment_numbering n USING (scope_name, stream_name)
+     WHERE g.number >= n.next_number`,
+  'an epoch whose active segments are not alive in it': `
+    SELECT e.scope_name, e.stream_name, e.epoch FROM stream_epochs e
+     CROSS JOIN LATERAL unnest(e.active_segments) AS a(number)
+      LEFT JOIN stream_segments g
+        ON g.scope_name = e.scope_name AND g.stream_name = e.stream_name AND g.number = a.number
+       AND g.created_in <= e.epoch AND (g.sealed_in IS NULL OR g.sealed_in > e.epoch)
+     WHERE g.number IS NULL`,
+};
+
+/** Every broken invariant with up to three offending rows; empty when the data is sound. */
+export async function brokenInvariants(query: Query): Promise<string[]> {
+  const broken: string[] = [];
+  for (const [name, sql] of Object.entries(INVARIANTS)) {
+    const rows = await query(`${sql} LIMIT 3`);
+    if (rows.length > 0) broken.push(`${name}: ${JSON.stringify(rows)}`);
+  }
+  return broken;
+}
