@@ -1,3 +1,4 @@
+import { parse, Token } from 'path-to-regexp';
 import { API_DOCS_PATHS } from '../src/openapi/openapi-document';
 import { committedDocument, documentedOperations } from './support/openapi';
 import { startTestApp, TestApp } from './support/test-app';
@@ -6,8 +7,21 @@ interface RouterLayer {
   route?: { path: unknown; methods: Record<string, boolean> };
 }
 
-/** Express path syntax (`:name`, `*name`) in OpenAPI's (`{name}`). */
-const toOpenApiPath = (path: string): string => path.replace(/[:*](\w+)/g, '{$1}');
+/**
+ * An Express path in OpenAPI's syntax: parameters and wildcards (`:id`, `*id`) become `{id}`,
+ * optional groups (`{/:id}`) are flattened. Express parses its paths with this same library.
+ */
+const toOpenApiPath = (path: string): string => {
+  const render = (tokens: Token[]): string =>
+    tokens
+      .map((token) => {
+        if (token.type === 'text') return token.value;
+        if (token.type === 'group') return render(token.tokens);
+        return `{${token.name}}`;
+      })
+      .join('');
+  return render(parse(path).tokens);
+};
 
 const isDocsRoute = (path: string): boolean =>
   path === API_DOCS_PATHS.json ||
