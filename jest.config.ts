@@ -16,6 +16,7 @@ const ESM_PACKAGES = [
   'token-types',
   '@tokenizer',
   'uint8array-extras',
+  '@seriousme',
 ];
 
 const shared: Config = {

@@ -4,6 +4,7 @@ import { jsonBody } from './common/http/json-body.middleware';
 import { TimedExpressAdapter } from './common/http/timed-express.adapter';
 import { requestId } from './common/http/request-id.middleware';
 import { AppConfig, LOG_LEVELS, LogLevel } from './config/app-config';
+import { serveApiDocs } from './openapi/openapi-document';
 
 /** Options every Nest application of this service is created with (production and tests). */
 export const APPLICATION_OPTIONS = { bodyParser: false } as const;
@@ -22,9 +23,13 @@ export function logLevelsFrom(level: LogLevel): NestLogLevel[] {
   return LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(level) + 1);
 }
 
-/** The HTTP edge shared by production and tests: request ids, then the JSON body gate. */
+/**
+ * The HTTP edge shared by production and tests: request ids, then the JSON body gate; and the
+ * API document with Swagger UI (`/openapi.json`, `/openapi.yaml`, `/docs`).
+ */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
   app.use(requestId);
   app.use(jsonBody(config.MAX_BODY_BYTES));
+  serveApiDocs(app);
 }

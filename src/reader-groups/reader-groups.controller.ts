@@ -10,6 +10,7 @@ import {
   Put,
 } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
+import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { CreateReaderGroupDto } from './dto/create-reader-group.dto';
 import { ReaderGroupPropertyDto } from './dto/reader-group-property.dto';
 import { ReaderGroupsListDto } from './dto/reader-groups-list.dto';
@@ -22,13 +23,15 @@ export class ReaderGroupsController {
 
   /** Lists the reader groups of a scope. */
   @Get()
-  list(@Param('scopeName') scopeName: string): Promise<ReaderGroupsListDto> {
+  @ApiProblemResponses(400, 404, 500, 503)
+  listReaderGroups(@Param('scopeName') scopeName: string): Promise<ReaderGroupsListDto> {
     return this.readerGroups.list(scopeName);
   }
 
   /** Retrieves a reader group: its streams and online readers. */
   @Get(':readerGroupName')
-  get(
+  @ApiProblemResponses(400, 404, 500, 503)
+  getReaderGroup(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
   ): Promise<ReaderGroupPropertyDto> {
@@ -39,7 +42,8 @@ export class ReaderGroupsController {
   @Post()
   @HttpCode(HttpStatus.CREATED)
   @ApiExtension('x-extension', true)
-  create(
+  @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
+  createReaderGroup(
     @Param('scopeName') scopeName: string,
     @Body() body: CreateReaderGroupDto,
   ): Promise<ReaderGroupPropertyDto> {
@@ -50,7 +54,8 @@ export class ReaderGroupsController {
   @Delete(':readerGroupName')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
-  delete(
+  @ApiProblemResponses(400, 404, 500, 503)
+  deleteReaderGroup(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
   ): Promise<void> {
@@ -61,7 +66,8 @@ export class ReaderGroupsController {
   @Put(':readerGroupName/readers/:readerId')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
-  readerOnline(
+  @ApiProblemResponses(400, 404, 500, 503)
+  setReaderOnline(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
     @Param('readerId') readerId: string,
@@ -73,7 +79,8 @@ export class ReaderGroupsController {
   @Delete(':readerGroupName/readers/:readerId')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
-  readerOffline(
+  @ApiProblemResponses(400, 404, 500, 503)
+  setReaderOffline(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
     @Param('readerId') readerId: string,

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { CreateScopeDto } from './dto/create-scope.dto';
 import { ScopePropertyDto } from './dto/scope-property.dto';
 import { ScopesListDto } from './dto/scopes-list.dto';
@@ -13,26 +14,30 @@ export class ScopesController {
   /** Creates a new scope. */
   @Post()
   @HttpCode(HttpStatus.CREATED)
-  create(@Body() body: CreateScopeDto): Promise<ScopePropertyDto> {
+  @ApiProblemResponses(400, 409, 413, 415, 500, 503)
+  createScope(@Body() body: CreateScopeDto): Promise<ScopePropertyDto> {
     return this.scopes.create(body.scopeName);
   }
 
   /** Lists all scopes. */
   @Get()
-  list(): Promise<ScopesListDto> {
+  @ApiProblemResponses(500, 503)
+  listScopes(): Promise<ScopesListDto> {
     return this.scopes.list();
   }
 
   /** Retrieves the details of a scope. */
   @Get(':scopeName')
-  get(@Param('scopeName') scopeName: string): Promise<ScopePropertyDto> {
+  @ApiProblemResponses(400, 404, 500, 503)
+  getScope(@Param('scopeName') scopeName: string): Promise<ScopePropertyDto> {
     return this.scopes.get(scopeName);
   }
 
   /** Deletes a scope that holds nothing. */
   @Delete(':scopeName')
   @HttpCode(HttpStatus.NO_CONTENT)
-  delete(@Param('scopeName') scopeName: string): Promise<void> {
+  @ApiProblemResponses(400, 404, 412, 500, 503)
+  deleteScope(@Param('scopeName') scopeName: string): Promise<void> {
     return this.scopes.delete(scopeName);
   }
 }

@@ -11,6 +11,7 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { ScalingEventListDto } from '../scaling/dto/scaling-event-list.dto';
 import { ScalingEventsQueryDto } from '../scaling/dto/scaling-events-query.dto';
 import { toTimeWindow } from '../scaling/time-window';
@@ -31,7 +32,8 @@ export class StreamsController {
   /** Creates a new stream (and its internal `_MARK` companion). */
   @Post()
   @HttpCode(HttpStatus.CREATED)
-  create(
+  @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
+  createStream(
     @Param('scopeName') scopeName: string,
     @Body() body: CreateStreamDto,
   ): Promise<StreamPropertyDto> {
@@ -40,7 +42,8 @@ export class StreamsController {
 
   /** Lists the streams of a scope: user streams, by tag, or the internal ones. */
   @Get()
-  list(
+  @ApiProblemResponses(400, 404, 500, 503)
+  listStreams(
     @Param('scopeName') scopeName: string,
     @Query() query: ListStreamsQueryDto,
   ): Promise<StreamsListDto> {
@@ -49,7 +52,8 @@ export class StreamsController {
 
   /** Retrieves the properties of a stream. */
   @Get(':streamName')
-  get(
+  @ApiProblemResponses(400, 404, 500, 503)
+  getStream(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
   ): Promise<StreamPropertyDto> {
@@ -58,7 +62,8 @@ export class StreamsController {
 
   /** Replaces the configuration of a stream. */
   @Put(':streamName')
-  update(
+  @ApiProblemResponses(400, 404, 412, 413, 415, 500, 503)
+  updateStream(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
     @Body() body: UpdateStreamDto,
@@ -68,7 +73,8 @@ export class StreamsController {
 
   /** Lists the scaling events (epochs) of a stream in a time window. */
   @Get(':streamName/scaling-events')
-  async scalingEvents(
+  @ApiProblemResponses(400, 404, 500, 503)
+  async getScalingEvents(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
     @Query() query: ScalingEventsQueryDto,
@@ -79,7 +85,8 @@ export class StreamsController {
 
   /** Seals a stream: no more writes, and it may then be deleted. */
   @Put(':streamName/state')
-  updateState(
+  @ApiProblemResponses(400, 404, 412, 413, 415, 500, 503)
+  updateStreamState(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
     @Body() _body: StreamStateDto,
@@ -90,7 +97,8 @@ export class StreamsController {
   /** Deletes a sealed stream. */
   @Delete(':streamName')
   @HttpCode(HttpStatus.NO_CONTENT)
-  delete(
+  @ApiProblemResponses(400, 404, 412, 500, 503)
+  deleteStream(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
   ): Promise<void> {

@@ -7,6 +7,17 @@ export const PROBLEM_JSON = 'application/problem+json';
 /** The contract declares these errors without a body, and generated clients expect none. */
 const BODILESS_UNLESS_ASKED = new Set([404, 409, 412, 500]);
 
+/** The problem document's `type`: a URN naming the code (`urn:tributary:problem:scope-not-found`). */
+export const problemType = (code: string): string =>
+  `urn:tributary:problem:${code.toLowerCase().replace(/_/g, '-')}`;
+
+/** The problem document's `title`: the status in words (`Not found`). */
+export const problemTitle = (status: number): string | undefined =>
+  HttpStatus[status]
+    ?.toLowerCase()
+    .replace(/_/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase());
+
 /** Only an explicit `application/problem+json` counts; a wildcard keeps the empty body. */
 const asksForProblem = (req: Request): boolean =>
   (req.headers.accept ?? '').toLowerCase().includes(PROBLEM_JSON);
@@ -45,11 +56,8 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     }
     res.type(PROBLEM_JSON).send(
       JSON.stringify({
-        type: `urn:tributary:problem:${problem.code.toLowerCase().replace(/_/g, '-')}`,
-        title: HttpStatus[problem.status]
-          ?.toLowerCase()
-          .replace(/_/g, ' ')
-          .replace(/^./, (c) => c.toUpperCase()),
+        type: problemType(problem.code),
+        title: problemTitle(problem.status),
         status: problem.status,
         detail: problem.detail,
         code: problem.code,

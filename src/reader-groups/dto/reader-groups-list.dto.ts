@@ -1,4 +1,4 @@
-import { ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 
 export class ReaderGroupSummaryDto {
   readerGroupName: string;
@@ -6,5 +6,10 @@ export class ReaderGroupSummaryDto {
 
 @ApiSchema({ name: 'ReaderGroupsList' })
 export class ReaderGroupsListDto {
+  // The contract describes the items inline, without a schema name of their own.
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', properties: { readerGroupName: { type: 'string' } } },
+  })
   readerGroups: ReaderGroupSummaryDto[];
 }

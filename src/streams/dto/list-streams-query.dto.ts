@@ -5,7 +5,7 @@ import type { StreamFilterType } from '../stream-filter';
 
 export class ListStreamsQueryDto {
   /** The kind of filter. */
-  @ApiPropertyOptional({ enum: STREAM_FILTER_TYPES, enumName: 'StreamFilterType' })
+  @ApiPropertyOptional({ enum: STREAM_FILTER_TYPES })
   @IsOptional()
   @IsIn(STREAM_FILTER_TYPES, {
     message: `filter_type must be one of ${STREAM_FILTER_TYPES.join(', ')}`,

@@ -9,7 +9,7 @@ import { TimeBasedRetentionDto } from './time-based-retention.dto';
 @ApiSchema({ name: 'RetentionConfig' })
 export class RetentionConfigDto {
   /** Whether retention is by time or by space. */
-  @ApiProperty({ enum: RETENTION_TYPES, enumName: 'RetentionType' })
+  @ApiProperty({ enum: RETENTION_TYPES })
   @IsIn(RETENTION_TYPES, { message: `type must be one of ${RETENTION_TYPES.join(', ')}` })
   type: RetentionType;
 

@@ -6,7 +6,7 @@ import type { ScalingType } from '../scaling-policy';
 
 @ApiSchema({ name: 'ScalingConfig' })
 export class ScalingConfigDto {
-  @ApiProperty({ enum: SCALING_TYPES, enumName: 'ScalingType' })
+  @ApiProperty({ enum: SCALING_TYPES })
   @IsIn(SCALING_TYPES, { message: `type must be one of ${SCALING_TYPES.join(', ')}` })
   type: ScalingType;
 

@@ -1,4 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
+import { ApiInt64 } from '../../common/http/api-formats';
 import { RetentionConfigDto } from './retention-config.dto';
 import { ScalingConfigDto } from './scaling-config.dto';
 
@@ -11,7 +12,9 @@ export class StreamPropertyDto {
   retentionPolicy?: RetentionConfigDto;
   tags: string[];
   /** Bytes; 0 means the server default. */
+  @ApiInt64()
   rolloverSizeBytes: number;
   /** Milliseconds; 0 means the server default. */
+  @ApiInt64()
   timestampAggregationTimeout: number;
 }

@@ -5,7 +5,7 @@ export const STREAM_STATES = ['SEALED'] as const;
 
 @ApiSchema({ name: 'StreamState' })
 export class StreamStateDto {
-  @ApiProperty({ enum: STREAM_STATES, enumName: 'StreamStateValue' })
+  @ApiProperty({ enum: STREAM_STATES })
   @IsIn(STREAM_STATES, { message: 'streamState must be SEALED' })
   streamState: 'SEALED';
 }
