@@ -5,9 +5,14 @@ import {
   documentedOperations,
   OpenApiDocument,
   operationById,
+  OpenApiOperation,
   SchemaObject,
   startBuiltService,
 } from './support/openapi';
+
+const PROBES: readonly string[] = CONTRACT.probeOperationIds;
+const isProbeAnswer = (operation: OpenApiOperation, status: string): boolean =>
+  status === '503' && PROBES.includes(operation.operationId);
 
 /**
  * The document the built service serves: the Swagger plugin's metadata exists only in the
@@ -143,11 +148,13 @@ describe('The OpenAPI document (e2e, built service)', () => {
       }
     });
 
-    it('marks the reader-group writes, and only them, as extensions', () => {
+    it('marks the reader-group writes and the probes, and only them, as extensions', () => {
       const extensions = documentedOperations(served)
         .filter((o) => o.operation['x-extension'] === true)
         .map((o) => o.operation.operationId);
-      expect(extensions.sort()).toEqual([...CONTRACT.extensionOperationIds].sort());
+      expect(extensions.sort()).toEqual(
+        [...CONTRACT.extensionOperationIds, ...CONTRACT.probeOperationIds].sort(),
+      );
       for (const id of CONTRACT.extensionOperationIds) {
         expect(operationById(served, id).operation.tags).toEqual(['ReaderGroups']);
       }
@@ -367,6 +374,8 @@ describe('The OpenAPI document (e2e, built service)', () => {
       for (const { operation } of documentedOperations(served)) {
         for (const [status, response] of Object.entries(operation.responses)) {
           if (Number(status) < 400) continue;
+          // A probe's 503 is its answer (not ready, not alive), with the probe's own body.
+          if (isProbeAnswer(operation, status)) continue;
           expect([operation.operationId, status, Object.keys(response.content ?? {})]).toEqual([
             operation.operationId,
             status,
@@ -381,6 +390,23 @@ describe('The OpenAPI document (e2e, built service)', () => {
           }
         }
       }
+    });
+
+    it("documents the probes' 200 and 503 answers with their bodies", () => {
+      for (const [id, body] of [
+        ['getLivez', 'LivenessAnswer'],
+        ['getReadyz', 'ReadinessAnswer'],
+      ]) {
+        const { responses } = operationById(served, id).operation;
+        for (const status of ['200', '503']) {
+          expect([
+            id,
+            status,
+            refOf(responses[status].content!['application/json'].schema),
+          ]).toEqual([id, status, body]);
+        }
+      }
+      expect(refOf(property('ReadinessAnswer', 'status'))).toBe('HealthStatus');
     });
 
     it('says when to retry a 503', () => {

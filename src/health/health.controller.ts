@@ -1,30 +1,29 @@
-import { Controller, Get, Param, UseInterceptors } from '@nestjs/common';
-import {
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiParam,
-  ApiTags,
-  getSchemaPath,
-} from '@nestjs/swagger';
+import { applyDecorators, Controller, Get, Param, UseInterceptors } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { contributorPath } from './contributor-path';
 import { HEALTH_DETAILS_REF, HealthResultDto } from './dto/health-result.dto';
+import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { HealthService } from './health.service';
 import { HealthStatus } from './health-status';
 import { JsonScalarInterceptor } from './json-scalar.interceptor';
 
-const CONTRIBUTOR = ApiParam({
-  name: 'id',
-  type: String,
-  description: 'A health contributor (`database`), or a path to one below it (`memory/heap`)',
-});
+/** The `{id}` routes: a contributor, possibly nested; unknown ones are 404. */
+const CONTRIBUTOR = applyDecorators(
+  ApiParam({
+    name: 'id',
+    type: String,
+    description: 'A health contributor (`database`), or a path to one below it (`memory/heap`)',
+  }),
+  ApiProblemResponses(400, 404, 500),
+);
 const STATUS_REF = { $ref: getSchemaPath('HealthStatus') };
-const NO_CONTRIBUTOR = ApiNotFoundResponse({ description: 'No health contributor with that id' });
 
 /**
  * The contract's health routes. Literal routes are declared before `{id}` so they win; they
  * answer 200 with the value even when DOWN (the probes outside /v1 answer 503).
  */
 @ApiTags('Health')
+@ApiProblemResponses(500)
 @Controller('v1/health')
 @UseInterceptors(JsonScalarInterceptor)
 export class HealthController {
@@ -47,7 +46,6 @@ export class HealthController {
   @Get('details/*id')
   @CONTRIBUTOR
   @ApiOkResponse({ schema: HEALTH_DETAILS_REF })
-  @NO_CONTRIBUTOR
   async getContributorDetails(@Param('id') id: string[]): Promise<Record<string, string>> {
     return (await this.health.health(contributorPath(id))).details;
   }
@@ -63,7 +61,6 @@ export class HealthController {
   @Get('liveness/*id')
   @CONTRIBUTOR
   @ApiOkResponse({ type: Boolean })
-  @NO_CONTRIBUTOR
   getContributorLiveness(@Param('id') id: string[]): Promise<boolean> {
     return this.health.liveness(contributorPath(id));
   }
@@ -79,7 +76,6 @@ export class HealthController {
   @Get('readiness/*id')
   @CONTRIBUTOR
   @ApiOkResponse({ type: Boolean })
-  @NO_CONTRIBUTOR
   async getContributorReadiness(@Param('id') id: string[]): Promise<boolean> {
     return (await this.health.health(contributorPath(id))).readiness;
   }
@@ -95,7 +91,6 @@ export class HealthController {
   @Get('status/*id')
   @CONTRIBUTOR
   @ApiOkResponse({ schema: STATUS_REF })
-  @NO_CONTRIBUTOR
   async getContributorStatus(@Param('id') id: string[]): Promise<HealthStatus> {
     return (await this.health.health(contributorPath(id))).status;
   }
@@ -103,7 +98,6 @@ export class HealthController {
   /** The health of a health contributor, with the contributors below it. */
   @Get('*id')
   @CONTRIBUTOR
-  @NO_CONTRIBUTOR
   getContributorHealth(@Param('id') id: string[]): Promise<HealthResultDto> {
     return this.health.health(contributorPath(id));
   }

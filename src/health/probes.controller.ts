@@ -6,11 +6,14 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { LivenessAnswerDto, ReadinessAnswerDto } from './dto/probe-answer.dto';
 import { HealthService } from './health.service';
 
 /** Probe routes for orchestrators and load balancers: the answer is in the status code. */
 @ApiTags('Health')
 @ApiExtension('x-extension', true)
+@ApiProblemResponses(500)
 @Controller()
 export class ProbesController {
   constructor(private readonly health: HealthService) {}
@@ -22,8 +25,11 @@ export class ProbesController {
 
   /** 200 while the process works (a database outage leaves it alive), 503 otherwise. */
   @Get('livez')
-  @ApiServiceUnavailableResponse({ description: 'The process no longer works: restart it' })
-  async getLivez(@Res({ passthrough: true }) res: Response): Promise<{ liveness: boolean }> {
+  @ApiServiceUnavailableResponse({
+    description: 'The process no longer works: restart it',
+    type: LivenessAnswerDto,
+  })
+  async getLivez(@Res({ passthrough: true }) res: Response): Promise<LivenessAnswerDto> {
     const liveness = await this.health.liveness();
     if (!liveness) res.status(HttpStatus.SERVICE_UNAVAILABLE);
     return { liveness };
@@ -31,10 +37,11 @@ export class ProbesController {
 
   /** 200 when the service can serve requests, 503 otherwise (and from the start of a shutdown). */
   @Get('readyz')
-  @ApiServiceUnavailableResponse({ description: 'Not ready: send no traffic' })
-  async getReadyz(
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<{ readiness: boolean; status: string }> {
+  @ApiServiceUnavailableResponse({
+    description: 'Not ready: send no traffic',
+    type: ReadinessAnswerDto,
+  })
+  async getReadyz(@Res({ passthrough: true }) res: Response): Promise<ReadinessAnswerDto> {
     const { readiness, status } = await this.health.health();
     if (!readiness) res.status(HttpStatus.SERVICE_UNAVAILABLE);
     return { readiness, status };

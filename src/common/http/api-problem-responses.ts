@@ -26,8 +26,8 @@ const PROBLEM_RESPONSES: Record<number, ProblemResponse> = {
   },
   404: {
     meaning:
-      'Not found: a scope, stream, reader group or reader named in the path does not exist ' +
-      '(`code` says which).',
+      'Not found: a scope, stream, reader group, reader or health contributor named in the ' +
+      'path does not exist (`code` says which).',
     example: {
       code: 'SCOPE_NOT_FOUND',
       detail: 'Scope sales does not exist',

@@ -26,7 +26,8 @@ export class HealthResultDto {
   /** Whether the process works (a database outage leaves it alive). */
   liveness?: boolean;
 
-  @ApiProperty({ required: false, ...HEALTH_DETAILS_REF })
+  // The plugin describes the map inline; the contract names it HealthDetails.
+  @ApiProperty({ required: false, allOf: [HEALTH_DETAILS_REF] })
   details?: Record<string, string>;
 
   @ApiProperty({
