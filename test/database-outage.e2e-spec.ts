@@ -50,3 +50,54 @@ describe('Database outage (e2e)', () => {
     await t.http.get('/v1/scopes/during').expect(404);
   });
 });
+
+describe('A database that stops answering (e2e)', () => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+
+  beforeAll(async () => {
+    const server = new URL(process.env[TEST_SERVER_ENV]!);
+    proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
+    await proxy.start();
+    t = await startTestApp(
+      { DB_STATEMENT_TIMEOUT_MS: '500', DB_CONNECT_TIMEOUT_MS: '500', HEALTH_CACHE_MS: '0' },
+      (url) => proxy.route(url),
+    );
+  });
+  afterAll(async () => {
+    await proxy.restore();
+    await t.close();
+    await proxy.cut();
+  });
+
+  it('answers 503 within its timeouts instead of hanging, then recovers', async () => {
+    await t.http.post('/v1/scopes').send({ scopeName: 'kept' }).expect(201);
+
+    proxy.freeze();
+    const calls = [
+      () => t.http.get('/v1/scopes/kept'),
+      () => t.http.post('/v1/scopes').send({ scopeName: 'lost' }),
+      () => t.http.get('/v1/scopes'),
+    ];
+    // A hang would outlive the bound (statement + connect timeouts are 0.5 s each).
+    const answers = await Promise.all(
+      calls.map((call) => call().set(PROBLEM_HEADERS).timeout(10_000)),
+    );
+    for (const res of answers) {
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.body).toMatchObject({ code: 'DATABASE_UNAVAILABLE' });
+    }
+    await t.http.get('/readyz').expect(503);
+    await t.http.get('/livez').expect(200);
+
+    await proxy.restore();
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      status = (await t.http.get('/v1/scopes/kept')).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(status).toBe(200);
+    await t.http.get('/v1/scopes/lost').expect(404);
+  });
+});

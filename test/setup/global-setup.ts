@@ -1,4 +1,4 @@
-import { chmod, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -14,6 +14,8 @@ declare global {
  * start an embedded PostgreSQL of their own in a temporary directory.
  */
 export default async function globalSetup(): Promise<void> {
+  // Each run reports its own figures (test/support/figures.ts).
+  await rm(join(__dirname, '../../test-output/figures.jsonl'), { force: true });
   let url = process.env.DATABASE_URL;
   if (!url) {
     const dir = await mkdtemp(join(tmpdir(), 'tributary-test-'));

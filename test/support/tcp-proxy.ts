@@ -8,6 +8,7 @@ export class TcpProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private readonly watches: Array<{ text: Buffer; count: number }> = [];
+  private frozen = false;
   port = 0;
 
   constructor(
@@ -17,6 +18,14 @@ export class TcpProxy {
 
   async start(port = 0): Promise<void> {
     this.server = createServer((client) => {
+      if (this.frozen) {
+        // A black hole: the connection is accepted and then nothing ever answers.
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        client.on('error', () => client.destroy());
+        client.pause();
+        return;
+      }
       const upstream = createConnection(this.targetPort, this.targetHost);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
@@ -62,8 +71,21 @@ export class TcpProxy {
     await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
   }
 
+  /**
+   * Makes the database a black hole, as a lost network does: connections stay open and new
+   * ones are accepted, but no byte goes through in either direction.
+   */
+  freeze(): void {
+    this.frozen = true;
+    this.sockets.forEach((socket) => socket.pause());
+  }
+
   /** Accepts connections again, on the same port (nothing to do if it already does). */
   async restore(): Promise<void> {
+    if (this.frozen) {
+      this.frozen = false;
+      this.sockets.forEach((socket) => socket.destroy());
+    }
     if (!this.server) await this.start(this.port);
   }
 

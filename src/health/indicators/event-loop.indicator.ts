@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -13,7 +13,7 @@ const delayMs = (nanoseconds: number): number => Math.max(0, nanoseconds / 1e6 -
  * A loop blocked for longer than the limit means this process no longer serves in time.
  */
 @Injectable()
-export class EventLoopIndicator implements OnModuleInit, OnModuleDestroy {
+export class EventLoopIndicator implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   private timer?: NodeJS.Timeout;
   private lastMaxMs = 0;
@@ -21,7 +21,8 @@ export class EventLoopIndicator implements OnModuleInit, OnModuleDestroy {
 
   constructor(private readonly indicators: HealthIndicatorService) {}
 
-  onModuleInit(): void {
+  /** Measures from the end of the boot: loading modules and migrating are not a stuck loop. */
+  onApplicationBootstrap(): void {
     this.histogram.enable();
     this.timer = setInterval(() => this.closeWindow(), WINDOW_MS).unref();
   }
