@@ -1,26 +1,18 @@
-import { TEST_SERVER_ENV } from './setup/test-server';
+import { eventually } from './support/eventually';
 import { PROBLEM_HEADERS } from './support/factories';
-import { TcpProxy } from './support/tcp-proxy';
-import { startTestApp, TestApp } from './support/test-app';
+import { ProxiedApp, startBehindProxy } from './support/proxied-app';
 
 /** behaviour.md section 2: an unreachable database is a fast 503 with Retry-After, not a 500. */
 describe('Database outage (e2e)', () => {
-  let t: TestApp;
-  let proxy: TcpProxy;
+  let app: ProxiedApp;
 
   beforeAll(async () => {
-    const server = new URL(process.env[TEST_SERVER_ENV]!);
-    proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
-    await proxy.start();
-    t = await startTestApp({ DB_CONNECT_TIMEOUT_MS: '1000' }, (url) => proxy.route(url));
+    app = await startBehindProxy();
   });
-  afterAll(async () => {
-    await proxy.restore();
-    await t.close();
-    await proxy.cut();
-  });
+  afterAll(() => app.close());
 
   it('answers 503 with Retry-After while the database is unreachable, then recovers', async () => {
+    const { t, proxy } = app;
     await t.http.post('/v1/scopes').send({ scopeName: 'before' }).expect(201);
 
     await proxy.cut();
@@ -40,37 +32,26 @@ describe('Database outage (e2e)', () => {
     }
 
     await proxy.restore();
-    let recovered = 0;
-    for (let attempt = 0; attempt < 50 && recovered !== 200; attempt++) {
-      recovered = (await t.http.get('/v1/scopes')).status;
-      if (recovered !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(recovered).toBe(200);
+    expect(await eventually(async () => (await t.http.get('/v1/scopes')).status, 200)).toBe(200);
     await t.http.get('/v1/scopes/before').expect(200);
     await t.http.get('/v1/scopes/during').expect(404);
   });
 });
 
 describe('A database that stops answering (e2e)', () => {
-  let t: TestApp;
-  let proxy: TcpProxy;
+  let app: ProxiedApp;
 
   beforeAll(async () => {
-    const server = new URL(process.env[TEST_SERVER_ENV]!);
-    proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
-    await proxy.start();
-    t = await startTestApp(
-      { DB_STATEMENT_TIMEOUT_MS: '500', DB_CONNECT_TIMEOUT_MS: '500', HEALTH_CACHE_MS: '0' },
-      (url) => proxy.route(url),
-    );
+    app = await startBehindProxy({
+      DB_STATEMENT_TIMEOUT_MS: '500',
+      DB_CONNECT_TIMEOUT_MS: '500',
+      HEALTH_CACHE_MS: '0',
+    });
   });
-  afterAll(async () => {
-    await proxy.restore();
-    await t.close();
-    await proxy.cut();
-  });
+  afterAll(() => app.close());
 
   it('answers 503 within its timeouts instead of hanging, then recovers', async () => {
+    const { t, proxy } = app;
     await t.http.post('/v1/scopes').send({ scopeName: 'kept' }).expect(201);
 
     proxy.freeze();
@@ -92,12 +73,9 @@ describe('A database that stops answering (e2e)', () => {
     await t.http.get('/livez').expect(200);
 
     await proxy.restore();
-    let status = 0;
-    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
-      status = (await t.http.get('/v1/scopes/kept')).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).toBe(200);
+    expect(await eventually(async () => (await t.http.get('/v1/scopes/kept')).status, 200)).toBe(
+      200,
+    );
     await t.http.get('/v1/scopes/lost').expect(404);
   });
 });

@@ -1,19 +1,9 @@
-import { TEST_SERVER_ENV } from './setup/test-server';
-import { TcpProxy } from './support/tcp-proxy';
-import { startTestApp, TestApp } from './support/test-app';
+import { eventually } from './support/eventually';
+import { ProxiedApp, startBehindProxy } from './support/proxied-app';
+import { TestApp } from './support/test-app';
 
 const PING = 'SELECT 1';
 const MIGRATIONS_QUERY = 'FROM "tributary_migrations"';
-
-async function startBehindProxy(env: NodeJS.ProcessEnv): Promise<{ t: TestApp; proxy: TcpProxy }> {
-  const server = new URL(process.env[TEST_SERVER_ENV]!);
-  const proxy = new TcpProxy(server.hostname, Number(server.port || 5432));
-  await proxy.start();
-  const t = await startTestApp({ DB_CONNECT_TIMEOUT_MS: '1000', ...env }, (url) =>
-    proxy.route(url),
-  );
-  return { t, proxy };
-}
 
 /** A storm of probes, all at once, on every route that needs the database's health. */
 const probeStorm = (t: TestApp, size: number) =>
@@ -25,19 +15,15 @@ const probeStorm = (t: TestApp, size: number) =>
 
 /** behaviour.md section 7: a database outage makes the service DOWN and not ready, never dead. */
 describe('Health during a database outage (e2e)', () => {
-  let t: TestApp;
-  let proxy: TcpProxy;
+  let app: ProxiedApp;
 
   beforeAll(async () => {
-    ({ t, proxy } = await startBehindProxy({ HEALTH_CACHE_MS: '0', HEALTH_TIMEOUT_MS: '2000' }));
+    app = await startBehindProxy({ HEALTH_CACHE_MS: '0', HEALTH_TIMEOUT_MS: '2000' });
   });
-  afterAll(async () => {
-    await proxy.restore();
-    await t.close();
-    await proxy.cut();
-  });
+  afterAll(() => app.close());
 
   it('is DOWN and not ready but alive while the database is unreachable, then recovers', async () => {
+    const { t, proxy } = app;
     await t.http.get('/readyz').expect(200);
     await proxy.cut();
 
@@ -63,12 +49,7 @@ describe('Health during a database outage (e2e)', () => {
     await t.http.get('/ping').expect(200);
 
     await proxy.restore();
-    let status = 0;
-    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
-      status = (await t.http.get('/readyz')).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).toBe(200);
+    expect(await eventually(async () => (await t.http.get('/readyz')).status, 200)).toBe(200);
     expect((await t.http.get('/v1/health').expect(200)).body.status).toBe('UP');
   });
 });
@@ -76,10 +57,8 @@ describe('Health during a database outage (e2e)', () => {
 describe('Health results are shared for a moment (e2e)', () => {
   it('pings the database once per moment however many probes arrive', async () => {
     // A moment far longer than the test, and a generous timeout: this counts, it does not time.
-    const { t, proxy } = await startBehindProxy({
-      HEALTH_CACHE_MS: '60000',
-      HEALTH_TIMEOUT_MS: '10000',
-    });
+    const app = await startBehindProxy({ HEALTH_CACHE_MS: '60000', HEALTH_TIMEOUT_MS: '10000' });
+    const { t, proxy } = app;
     try {
       const pings = proxy.watch(PING);
       const migrationChecks = proxy.watch(MIGRATIONS_QUERY);
@@ -92,23 +71,19 @@ describe('Health results are shared for a moment (e2e)', () => {
       expect(root.body.children.database.details).toMatchObject({ cachedResponse: 'true' });
       expect(pings.count).toBe(1);
     } finally {
-      await t.close();
-      await proxy.cut();
+      await app.close();
     }
   });
 
   it('pings on every probe when the moment is zero (what the cache saves)', async () => {
-    const { t, proxy } = await startBehindProxy({
-      HEALTH_CACHE_MS: '0',
-      HEALTH_TIMEOUT_MS: '10000',
-    });
+    const app = await startBehindProxy({ HEALTH_CACHE_MS: '0', HEALTH_TIMEOUT_MS: '10000' });
+    const { t, proxy } = app;
     try {
       const pings = proxy.watch(PING);
       await probeStorm(t, 40);
       expect(pings.count).toBe(40);
     } finally {
-      await t.close();
-      await proxy.cut();
+      await app.close();
     }
   });
 });

@@ -1,3 +1,4 @@
+import { eventually } from './support/eventually';
 import { PROBLEM_HEADERS } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -202,14 +203,8 @@ describe('Health of a blocked event loop (e2e)', () => {
   const eventLoopStatus = async (): Promise<string> =>
     (await t.http.get('/v1/health/status/eventLoop').expect(200)).body as string;
 
-  const waitFor = async (status: string): Promise<string> => {
-    let seen = await eventLoopStatus();
-    for (let attempt = 0; attempt < 40 && seen !== status; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      seen = await eventLoopStatus();
-    }
-    return seen;
-  };
+  const waitFor = (status: string): Promise<string> =>
+    eventually(eventLoopStatus, status, { attempts: 40 });
 
   it('turns not alive after the loop was blocked past the limit, and recovers', async () => {
     expect(await waitFor('UP')).toBe('UP');

@@ -107,3 +107,28 @@ describe('HTTP edge: bodies, media types, errors and request ids (e2e)', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 });
+
+describe('HTTP edge with the default body limit (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  /** A JSON body of exactly `bytes` bytes: unknown fields are ignored, so only its size counts. */
+  const bodyOf = (bytes: number): string => {
+    const head = '{"scopeName":"sized","pad":"';
+    return `${head}${'x'.repeat(bytes - head.length - 2)}"}`;
+  };
+
+  it('accepts 1 MiB and answers one byte more with 413', async () => {
+    const post = (body: string) =>
+      t.http.post('/v1/scopes').set('Content-Type', 'application/json').send(body);
+    const over = await post(bodyOf(1024 * 1024 + 1)).set(PROBLEM_HEADERS);
+    expect(over.status).toBe(413);
+    expect(over.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    await t.http.get('/v1/scopes/sized').expect(404);
+    await post(bodyOf(1024 * 1024)).expect(201);
+  });
+});

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { TEST_SERVER_ENV } from './setup/test-server';
 import { ApiClient } from './support/api-client';
+import { eventually } from './support/eventually';
 import { recordFigure, soakScale } from './support/figures';
 import { brokenInvariants } from './support/invariants';
 import { freePort, ServiceProcess } from './support/service-process';
@@ -18,25 +19,27 @@ interface LoadResult {
   statuses: Record<number, number>;
   /** Requests that got no answer at all: refused, reset, or cut by a kill. */
   unanswered: number;
-  /** Requests sent but not yet answered when `inFlight()` was read. */
+  /** Requests sent but not yet answered now. */
   inFlight(): number;
+  /** Settles when every loop has stopped. */
   done: Promise<void>;
-  stop(): void;
 }
 
-/** WORKERS loops creating streams until stopped or until the service stops answering. */
+/**
+ * WORKERS loops creating streams until the service stops answering them; a deadline well past
+ * the load's length stops them in any case.
+ */
 function startLoad(baseUrl: string, scope: string): LoadResult {
-  let stopped = false;
+  const deadline = Date.now() + LOAD_MS + 30_000;
   let pending = 0;
-  const result: Omit<LoadResult, 'done'> = {
+  const load: Omit<LoadResult, 'done'> = {
     acknowledged: [],
     statuses: {},
     unanswered: 0,
     inFlight: () => pending,
-    stop: () => (stopped = true),
   };
   const worker = async (w: number): Promise<void> => {
-    for (let i = 0; !stopped; i++) {
+    for (let i = 0; Date.now() < deadline; i++) {
       const streamName = `w${w}-${i}`;
       pending++;
       try {
@@ -46,27 +49,18 @@ function startLoad(baseUrl: string, scope: string): LoadResult {
           body: JSON.stringify({ streamName }),
         });
         await res.arrayBuffer();
-        result.statuses[res.status] = (result.statuses[res.status] ?? 0) + 1;
-        if (res.status === 201) result.acknowledged.push(streamName);
+        load.statuses[res.status] = (load.statuses[res.status] ?? 0) + 1;
+        if (res.status === 201) load.acknowledged.push(streamName);
       } catch {
-        result.unanswered++;
+        load.unanswered++;
         return;
       } finally {
         pending--;
       }
     }
   };
-  const done = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w))).then(() => {});
-  return {
-    ...result,
-    done,
-    get acknowledged() {
-      return result.acknowledged;
-    },
-    get unanswered() {
-      return result.unanswered;
-    },
-  };
+  const done = Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
+  return Object.assign(load, { done: done.then(() => undefined) });
 }
 
 /** issue 5: nothing acknowledged is lost, through SIGTERM, SIGKILL and a database outage. */
@@ -112,43 +106,41 @@ describe('Restarts and outages of the built service (e2e)', () => {
     await database.drop();
   });
 
+  /**
+   * Creates streams from WORKERS loops for LOAD_MS, sends `signal` and waits for the loops to
+   * stop; every request that got an answer must have been a 201.
+   */
+  const loadThenSignal = async (
+    service: ServiceProcess,
+    scope: string,
+    signal: NodeJS.Signals,
+  ): Promise<LoadResult> => {
+    const api = new ApiClient(service.baseUrl);
+    expect((await api.call('POST', '/v1/scopes', { scopeName: scope })).status).toBe(201);
+    const load = startLoad(service.baseUrl, scope);
+    await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
+    recordFigure(`requests in flight at ${signal}`, load.inFlight());
+    service.signal(signal);
+    await load.done;
+    expect(Object.keys(load.statuses)).toEqual(['201']);
+    expect(load.acknowledged.length).toBeGreaterThan(0);
+    recordFigure(`creates acknowledged before ${signal} (0 lost)`, load.acknowledged.length);
+    return load;
+  };
+
   it('answers every request it accepted when stopped with SIGTERM under load', async () => {
     const service = await start({ SHUTDOWN_DELAY_MS: '300' });
-    const api = new ApiClient(service.baseUrl);
-    expect((await api.call('POST', '/v1/scopes', { scopeName: 'term' })).status).toBe(201);
-
-    const load = startLoad(service.baseUrl, 'term');
-    await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
-    const inFlight = load.inFlight();
-    service.signal('SIGTERM');
-    await load.done;
+    const load = await loadThenSignal(service, 'term', 'SIGTERM');
     expect(['SIGTERM', 0]).toContain(await service.exited());
     // The drain ended by itself: busy keep-alive connections were not left to the timeout.
     expect(service.output.join('')).not.toMatch(/requests still running at SHUTDOWN_TIMEOUT_MS/);
-
-    // Every answered request succeeded; the rest were refused after the listener closed.
-    expect(Object.keys(load.statuses)).toEqual(['201']);
-    expect(load.acknowledged.length).toBeGreaterThan(0);
-    recordFigure('requests in flight at SIGTERM', inFlight);
-    recordFigure('creates acknowledged before SIGTERM (0 lost)', load.acknowledged.length);
     await expectAllThere(load.acknowledged, 'term');
   });
 
   it('loses nothing it acknowledged when killed with SIGKILL', async () => {
     const service = await start();
-    const api = new ApiClient(service.baseUrl);
-    expect((await api.call('POST', '/v1/scopes', { scopeName: 'kill' })).status).toBe(201);
-
-    const load = startLoad(service.baseUrl, 'kill');
-    await new Promise((resolve) => setTimeout(resolve, LOAD_MS));
-    const inFlight = load.inFlight();
-    service.signal('SIGKILL');
-    await load.done;
+    const load = await loadThenSignal(service, 'kill', 'SIGKILL');
     expect(await service.exited()).toBe('SIGKILL');
-
-    expect(Object.keys(load.statuses)).toEqual(['201']);
-    recordFigure('requests in flight at SIGKILL', inFlight);
-    recordFigure('creates acknowledged before SIGKILL (0 lost)', load.acknowledged.length);
     await expectAllThere(load.acknowledged, 'kill');
   });
 
@@ -189,12 +181,8 @@ describe('Restarts and outages of the built service (e2e)', () => {
       }
       await proxy.restore();
 
-      let status = 0;
-      for (let attempt = 0; attempt < 100 && status !== 200; attempt++) {
-        status = (await fetch(`${service.baseUrl}/readyz`)).status;
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(status).toBe(200);
+      const readyz = async () => (await fetch(`${service.baseUrl}/readyz`)).status;
+      expect(await eventually(readyz, 200, { attempts: 100 })).toBe(200);
       for (const streamName of before) {
         expect((await api.call('GET', `/v1/scopes/outage/streams/${streamName}`)).status).toBe(200);
       }
