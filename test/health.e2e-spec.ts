@@ -62,7 +62,7 @@ describe('Health (e2e)', () => {
         expectHealthResult(heap.body, 'heap');
         expect(heap.body.details).toEqual({
           usedBytes: expect.stringMatching(/^\d+$/),
-          limitBytes: String(512 * 1024 * 1024),
+          limitBytes: String(65536 * 1024 * 1024),
         });
       }
     });

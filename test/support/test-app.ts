@@ -28,9 +28,12 @@ export async function startTestApp(
   const database = await createTestDatabase();
   const config = loadConfig({
     LOG_LEVEL: 'fatal',
-    // The app shares its event loop with jest, which blocks it for seconds while it compiles
-    // test files: only the test of the event-loop check sets a real limit.
+    // The app shares its process with jest, which blocks the event loop for seconds while it
+    // compiles test files and holds every test file's heap: only the tests of those checks
+    // set real limits.
     HEALTH_EVENT_LOOP_LAG_LIMIT_MS: '60000',
+    HEALTH_HEAP_LIMIT_MB: '65536',
+    HEALTH_RSS_LIMIT_MB: '65536',
     ...env,
     DATABASE_URL: route(database.url),
   });
