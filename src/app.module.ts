@@ -1,5 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { AuthGuard } from './auth/auth.guard';
+import { AuthModule } from './auth/auth.module';
 import { GlobalExceptionFilter } from './common/http/global-exception.filter';
 import { PathNamesGuard } from './common/http/path-names.guard';
 import { createValidationPipe } from './common/http/validation.pipe';
@@ -18,6 +21,12 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
+        // Off (skipped) at 0; per client address, per instance.
+        ThrottlerModule.forRoot({
+          throttlers: [{ ttl: 60_000, limit: Math.max(1, config.RATE_LIMIT_PER_MINUTE) }],
+          skipIf: () => config.RATE_LIMIT_PER_MINUTE === 0,
+        }),
+        AuthModule,
         DatabaseModule,
         ScopesModule,
         StreamsModule,
@@ -27,6 +36,9 @@ export class AppModule {
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+        // In this order: rate limit, then credentials and permissions, then names in the path.
+        { provide: APP_GUARD, useClass: ThrottlerGuard },
+        { provide: APP_GUARD, useExisting: AuthGuard },
         { provide: APP_GUARD, useClass: PathNamesGuard },
       ],
     };

@@ -1,5 +1,7 @@
 import { LogLevel as NestLogLevel } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { readFileSync } from 'node:fs';
 import { jsonBody } from './common/http/json-body.middleware';
 import { TimedExpressAdapter } from './common/http/timed-express.adapter';
 import { requestId } from './common/http/request-id.middleware';
@@ -9,13 +11,26 @@ import { serveApiDocs } from './openapi/openapi-document';
 /** Options every Nest application of this service is created with (production and tests). */
 export const APPLICATION_OPTIONS = { bodyParser: false } as const;
 
-/** The HTTP server of every application of this service, with its timeouts. */
+/** The HTTP server of every application of this service: its timeouts, HTTPS when configured. */
 export function createHttpAdapter(config: AppConfig): TimedExpressAdapter {
-  return new TimedExpressAdapter({
-    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
-    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
-    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-  });
+  const tls =
+    config.TLS_CERT_FILE && config.TLS_KEY_FILE
+      ? { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) }
+      : undefined;
+  return new TimedExpressAdapter(
+    {
+      requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    tls,
+  );
+}
+
+/** The browser origins CORS_ORIGINS allows: `true` for any (`*`), none when unset. */
+function corsOrigins(config: AppConfig): string[] | boolean {
+  const origins = (config.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim());
+  return origins.includes('*') ? true : origins.filter(Boolean);
 }
 
 /** The log levels at `level` and above in severity. */
@@ -24,12 +39,23 @@ export function logLevelsFrom(level: LogLevel): NestLogLevel[] {
 }
 
 /**
- * The HTTP edge shared by production and tests: request ids, then the JSON body gate; and the
- * API document with Swagger UI (`/openapi.json`, `/openapi.yaml`, `/docs`).
+ * The HTTP edge shared by production and tests: request ids, security headers, CORS when
+ * configured, then the JSON body gate; and the API document with Swagger UI
+ * (`/openapi.json`, `/openapi.yaml`, `/docs`).
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
   app.use(requestId);
+  app.use(helmet());
+  if (config.CORS_ORIGINS) {
+    app.enableCors({
+      origin: corsOrigins(config),
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['Content-Type', 'Accept', 'Authorization'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate'],
+      maxAge: 600,
+    });
+  }
   app.use(jsonBody(config.MAX_BODY_BYTES));
   serveApiDocs(app);
 }

@@ -26,7 +26,8 @@ async function bootstrap(): Promise<void> {
   configureApp(app, config);
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
-  new Logger('Tributary').log(`listening on http://${config.HOST}:${config.PORT}/v1`);
+  const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
+  new Logger('Tributary').log(`listening on ${scheme}://${config.HOST}:${config.PORT}/v1`);
 }
 
 bootstrap().catch((error: unknown) => {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
-import { recordFigure, soakScale } from './support/figures';
+import { recordFigure, SOAK_TEST_TIMEOUT_MS, soakScale } from './support/figures';
 import { brokenInvariants } from './support/invariants';
 import { startTestApp, TestApp } from './support/test-app';
+
+jest.setTimeout(SOAK_TEST_TIMEOUT_MS);
 
 const RUNS = soakScale(400, 20_000);
 

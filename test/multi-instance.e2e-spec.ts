@@ -3,7 +3,9 @@ import { ApiClient } from './support/api-client';
 import { brokenInvariants } from './support/invariants';
 import { freePort, ServiceProcess } from './support/service-process';
 import { createTestDatabase } from './support/test-database';
-import { recordFigure, soakScale } from './support/figures';
+import { recordFigure, SOAK_TEST_TIMEOUT_MS, soakScale } from './support/figures';
+
+jest.setTimeout(SOAK_TEST_TIMEOUT_MS);
 
 const ROUNDS = soakScale(3, 40);
 const CONTENDERS = 16;

@@ -2,11 +2,13 @@ import { Client } from 'pg';
 import { TEST_SERVER_ENV } from './setup/test-server';
 import { ApiClient } from './support/api-client';
 import { eventually } from './support/eventually';
-import { recordFigure, soakScale } from './support/figures';
+import { recordFigure, SOAK_TEST_TIMEOUT_MS, soakScale } from './support/figures';
 import { brokenInvariants } from './support/invariants';
 import { freePort, ServiceProcess } from './support/service-process';
 import { TcpProxy } from './support/tcp-proxy';
 import { createTestDatabase } from './support/test-database';
+
+jest.setTimeout(SOAK_TEST_TIMEOUT_MS);
 
 const WORKERS = 8;
 const LOAD_MS = soakScale(1000, 15_000);

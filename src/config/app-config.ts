@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import {
+  IsBoolean,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -9,6 +10,7 @@ import {
   Max,
   Min,
   validateSync,
+  ValidateIf,
 } from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
@@ -16,6 +18,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+const toBool = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^(true|false|1|0)$/i.test(value.trim())
+    ? /^(true|1)$/i.test(value.trim())
+    : value;
 const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
@@ -89,6 +95,66 @@ export class AppConfig {
   @IsInt()
   @Min(100)
   HTTP_KEEP_ALIVE_TIMEOUT_MS = 5000;
+
+  /** Every /v1 route needs HTTP Basic credentials of an account in AUTH_ACCOUNTS_FILE. */
+  @Transform(toBool)
+  @IsBoolean({ message: 'AUTH_ENABLED must be true or false' })
+  AUTH_ENABLED = false;
+
+  /** Accounts and their ACLs, one `user:passwordhash:acl` line each (`npm run accounts`). */
+  @Transform(emptyToUndefined)
+  @ValidateIf((config: AppConfig) => config.AUTH_ENABLED || config.AUTH_ACCOUNTS_FILE !== undefined)
+  @IsString({ message: 'AUTH_ACCOUNTS_FILE is required when AUTH_ENABLED is true' })
+  @IsNotEmpty()
+  AUTH_ACCOUNTS_FILE?: string;
+
+  /** With auth on, the health routes (but details) and the probes still need no credentials. */
+  @Transform(toBool)
+  @IsBoolean({ message: 'AUTH_HEALTH_OPEN must be true or false' })
+  AUTH_HEALTH_OPEN = true;
+
+  /** Failed logins from one client within AUTH_FAILURE_WINDOW_MS before it gets 429. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_MAX_FAILURES = 5;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  AUTH_FAILURE_WINDOW_MS = 60_000;
+
+  /** Serve HTTPS only (TLS 1.2 and later) with this certificate chain (PEM) ... */
+  @Transform(emptyToUndefined)
+  @ValidateIf(
+    (config: AppConfig) => config.TLS_KEY_FILE !== undefined || config.TLS_CERT_FILE !== undefined,
+  )
+  @IsString({ message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' })
+  @IsNotEmpty()
+  TLS_CERT_FILE?: string;
+
+  /** ... and this private key (PEM). */
+  @Transform(emptyToUndefined)
+  @ValidateIf(
+    (config: AppConfig) => config.TLS_KEY_FILE !== undefined || config.TLS_CERT_FILE !== undefined,
+  )
+  @IsString({ message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' })
+  @IsNotEmpty()
+  TLS_KEY_FILE?: string;
+
+  /** Origins allowed to call the API from a browser, comma-separated; none by default. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\s*(\*|https?:\/\/[^,\s]+)(\s*,\s*https?:\/\/[^,\s]+)*\s*$/, {
+    message: 'CORS_ORIGINS must be * or a comma-separated list of http(s) origins',
+  })
+  CORS_ORIGINS?: string;
+
+  /** Requests per minute allowed from one client; 0 turns rate limiting off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  RATE_LIMIT_PER_MINUTE = 0;
 
   /** How long a health result is reused: a storm of probes costs one database ping per moment. */
   @Transform(toInt)

@@ -1,5 +1,6 @@
 import { applyDecorators, Controller, Get, Param, UseInterceptors } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Needs } from '../auth/needs';
 import { contributorPath } from './contributor-path';
 import { HEALTH_DETAILS_REF, HealthResultDto } from './dto/health-result.dto';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
@@ -31,6 +32,7 @@ export class HealthController {
 
   /** The health of the service, with every contributor below it. */
   @Get()
+  @Needs.health()
   getHealth(): Promise<HealthResultDto> {
     return this.health.health();
   }
@@ -38,6 +40,7 @@ export class HealthController {
   /** The details of the service. */
   @Get('details')
   @ApiOkResponse({ schema: HEALTH_DETAILS_REF })
+  @Needs.readUpdateOnRoot()
   async getDetails(): Promise<Record<string, string>> {
     return (await this.health.health()).details;
   }
@@ -46,6 +49,7 @@ export class HealthController {
   @Get('details/*id')
   @CONTRIBUTOR
   @ApiOkResponse({ schema: HEALTH_DETAILS_REF })
+  @Needs.readUpdateOnRoot()
   async getContributorDetails(@Param('id') id: string[]): Promise<Record<string, string>> {
     return (await this.health.health(contributorPath(id))).details;
   }
@@ -53,6 +57,7 @@ export class HealthController {
   /** Whether the service's process works. */
   @Get('liveness')
   @ApiOkResponse({ type: Boolean })
+  @Needs.health()
   getLiveness(): Promise<boolean> {
     return this.health.liveness();
   }
@@ -61,6 +66,7 @@ export class HealthController {
   @Get('liveness/*id')
   @CONTRIBUTOR
   @ApiOkResponse({ type: Boolean })
+  @Needs.health()
   getContributorLiveness(@Param('id') id: string[]): Promise<boolean> {
     return this.health.liveness(contributorPath(id));
   }
@@ -68,6 +74,7 @@ export class HealthController {
   /** Whether the service can serve requests (status UP). */
   @Get('readiness')
   @ApiOkResponse({ type: Boolean })
+  @Needs.health()
   async getReadiness(): Promise<boolean> {
     return (await this.health.health()).readiness;
   }
@@ -76,6 +83,7 @@ export class HealthController {
   @Get('readiness/*id')
   @CONTRIBUTOR
   @ApiOkResponse({ type: Boolean })
+  @Needs.health()
   async getContributorReadiness(@Param('id') id: string[]): Promise<boolean> {
     return (await this.health.health(contributorPath(id))).readiness;
   }
@@ -83,6 +91,7 @@ export class HealthController {
   /** The status of the service. */
   @Get('status')
   @ApiOkResponse({ schema: STATUS_REF })
+  @Needs.health()
   async getStatus(): Promise<HealthStatus> {
     return (await this.health.health()).status;
   }
@@ -91,6 +100,7 @@ export class HealthController {
   @Get('status/*id')
   @CONTRIBUTOR
   @ApiOkResponse({ schema: STATUS_REF })
+  @Needs.health()
   async getContributorStatus(@Param('id') id: string[]): Promise<HealthStatus> {
     return (await this.health.health(contributorPath(id))).status;
   }
@@ -98,6 +108,7 @@ export class HealthController {
   /** The health of a health contributor, with the contributors below it. */
   @Get('*id')
   @CONTRIBUTOR
+  @Needs.health()
   getContributorHealth(@Param('id') id: string[]): Promise<HealthResultDto> {
     return this.health.health(contributorPath(id));
   }

@@ -5,6 +5,8 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { Needs } from '../auth/needs';
+import { SkipThrottle } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { LivenessAnswerDto, ReadinessAnswerDto } from './dto/probe-answer.dto';
@@ -12,6 +14,7 @@ import { HealthService } from './health.service';
 
 /** Probe routes for orchestrators and load balancers: the answer is in the status code. */
 @ApiTags('Health')
+@SkipThrottle()
 @ApiExtension('x-extension', true)
 @ApiProblemResponses(500)
 @Controller()
@@ -21,6 +24,7 @@ export class ProbesController {
   /** Answers 200 while the process serves HTTP. */
   @Get('ping')
   @ApiOkResponse({ description: 'The process serves HTTP' })
+  @Needs.health()
   ping(): void {}
 
   /** 200 while the process works (a database outage leaves it alive), 503 otherwise. */
@@ -29,6 +33,7 @@ export class ProbesController {
     description: 'The process no longer works: restart it',
     type: LivenessAnswerDto,
   })
+  @Needs.health()
   async getLivez(@Res({ passthrough: true }) res: Response): Promise<LivenessAnswerDto> {
     const liveness = await this.health.liveness();
     if (!liveness) res.status(HttpStatus.SERVICE_UNAVAILABLE);
@@ -41,6 +46,7 @@ export class ProbesController {
     description: 'Not ready: send no traffic',
     type: ReadinessAnswerDto,
   })
+  @Needs.health()
   async getReadyz(@Res({ passthrough: true }) res: Response): Promise<ReadinessAnswerDto> {
     const { readiness, status } = await this.health.health();
     if (!readiness) res.status(HttpStatus.SERVICE_UNAVAILABLE);

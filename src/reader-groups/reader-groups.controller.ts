@@ -10,6 +10,7 @@ import {
   Put,
 } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
+import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { CreateReaderGroupDto } from './dto/create-reader-group.dto';
 import { ReaderGroupPropertyDto } from './dto/reader-group-property.dto';
@@ -24,6 +25,7 @@ export class ReaderGroupsController {
   /** Lists the reader groups of a scope. */
   @Get()
   @ApiProblemResponses(400, 404, 500, 503)
+  @Needs.readableReaderGroups()
   listReaderGroups(@Param('scopeName') scopeName: string): Promise<ReaderGroupsListDto> {
     return this.readerGroups.list(scopeName);
   }
@@ -31,6 +33,7 @@ export class ReaderGroupsController {
   /** Retrieves a reader group: its streams and online readers. */
   @Get(':readerGroupName')
   @ApiProblemResponses(400, 404, 500, 503)
+  @Needs.readOnReaderGroup()
   getReaderGroup(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
@@ -43,6 +46,7 @@ export class ReaderGroupsController {
   @HttpCode(HttpStatus.CREATED)
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
+  @Needs.readUpdateOnScope()
   createReaderGroup(
     @Param('scopeName') scopeName: string,
     @Body() body: CreateReaderGroupDto,
@@ -55,6 +59,7 @@ export class ReaderGroupsController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 404, 500, 503)
+  @Needs.readUpdateOnReaderGroup()
   deleteReaderGroup(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
@@ -67,6 +72,7 @@ export class ReaderGroupsController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 404, 500, 503)
+  @Needs.readUpdateOnReaderGroup()
   setReaderOnline(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
@@ -80,6 +86,7 @@ export class ReaderGroupsController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 404, 500, 503)
+  @Needs.readUpdateOnReaderGroup()
   setReaderOffline(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,

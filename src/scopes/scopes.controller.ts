@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { CreateScopeDto } from './dto/create-scope.dto';
 import { ScopePropertyDto } from './dto/scope-property.dto';
@@ -15,6 +16,7 @@ export class ScopesController {
   @Post()
   @HttpCode(HttpStatus.CREATED)
   @ApiProblemResponses(400, 409, 413, 415, 500, 503)
+  @Needs.readUpdateOnRoot()
   createScope(@Body() body: CreateScopeDto): Promise<ScopePropertyDto> {
     return this.scopes.create(body.scopeName);
   }
@@ -22,6 +24,7 @@ export class ScopesController {
   /** Lists all scopes. */
   @Get()
   @ApiProblemResponses(500, 503)
+  @Needs.readableScopes()
   listScopes(): Promise<ScopesListDto> {
     return this.scopes.list();
   }
@@ -29,6 +32,7 @@ export class ScopesController {
   /** Retrieves the details of a scope. */
   @Get(':scopeName')
   @ApiProblemResponses(400, 404, 500, 503)
+  @Needs.readOnScope()
   getScope(@Param('scopeName') scopeName: string): Promise<ScopePropertyDto> {
     return this.scopes.get(scopeName);
   }
@@ -37,6 +41,7 @@ export class ScopesController {
   @Delete(':scopeName')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiProblemResponses(400, 404, 412, 500, 503)
+  @Needs.readUpdateOnRoot()
   deleteScope(@Param('scopeName') scopeName: string): Promise<void> {
     return this.scopes.delete(scopeName);
   }

@@ -11,6 +11,7 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { ScalingEventListDto } from '../scaling/dto/scaling-event-list.dto';
 import { ScalingEventsQueryDto } from '../scaling/dto/scaling-events-query.dto';
@@ -33,6 +34,7 @@ export class StreamsController {
   @Post()
   @HttpCode(HttpStatus.CREATED)
   @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
+  @Needs.readUpdateOnScope()
   createStream(
     @Param('scopeName') scopeName: string,
     @Body() body: CreateStreamDto,
@@ -43,6 +45,7 @@ export class StreamsController {
   /** Lists the streams of a scope: user streams, by tag, or the internal ones. */
   @Get()
   @ApiProblemResponses(400, 404, 500, 503)
+  @Needs.readableStreams()
   listStreams(
     @Param('scopeName') scopeName: string,
     @Query() query: ListStreamsQueryDto,
@@ -53,6 +56,7 @@ export class StreamsController {
   /** Retrieves the properties of a stream. */
   @Get(':streamName')
   @ApiProblemResponses(400, 404, 500, 503)
+  @Needs.readOnStream()
   getStream(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
@@ -63,6 +67,7 @@ export class StreamsController {
   /** Replaces the configuration of a stream. */
   @Put(':streamName')
   @ApiProblemResponses(400, 404, 412, 413, 415, 500, 503)
+  @Needs.readUpdateOnStream()
   updateStream(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
@@ -74,6 +79,7 @@ export class StreamsController {
   /** Lists the scaling events (epochs) of a stream in a time window. */
   @Get(':streamName/scaling-events')
   @ApiProblemResponses(400, 404, 500, 503)
+  @Needs.readOnStream()
   async getScalingEvents(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
@@ -86,6 +92,7 @@ export class StreamsController {
   /** Seals a stream: no more writes, and it may then be deleted. */
   @Put(':streamName/state')
   @ApiProblemResponses(400, 404, 412, 413, 415, 500, 503)
+  @Needs.readUpdateOnStream()
   updateStreamState(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
@@ -98,6 +105,7 @@ export class StreamsController {
   @Delete(':streamName')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiProblemResponses(400, 404, 412, 500, 503)
+  @Needs.readUpdateOnStream()
   deleteStream(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,

@@ -8,7 +8,10 @@ export type DomainErrorKind =
   | 'conflict'
   | 'precondition'
   | 'unsupported-media-type'
-  | 'payload-too-large';
+  | 'payload-too-large'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'too-many-requests';
 
 /** A field of a request that failed validation, named by its path (`scalingPolicy.minSegments`). */
 export interface FieldViolation {
@@ -20,6 +23,8 @@ export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
   /** A stable, machine-readable code such as `SCOPE_NOT_EMPTY`. */
   abstract readonly code: string;
+  /** Seconds after which the same request may succeed (sent as `Retry-After`). */
+  readonly retryAfterSeconds?: number;
 
   constructor(message: string) {
     super(message);

@@ -4,6 +4,8 @@ import { RequestWithId } from './request-id.middleware';
 import { toProblem } from './problem';
 
 export const PROBLEM_JSON = 'application/problem+json';
+/** What a 401 asks for (the reference sends no challenge; browsers and clients need one). */
+export const BASIC_CHALLENGE = 'Basic realm="tributary", charset="UTF-8"';
 /** The contract declares these errors without a body, and generated clients expect none. */
 const BODILESS_UNLESS_ASKED = new Set([404, 409, 412, 500]);
 
@@ -50,6 +52,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     }
     res.status(problem.status);
     if (problem.retryAfter !== undefined) res.setHeader('Retry-After', String(problem.retryAfter));
+    if (problem.status === 401) res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
     if (BODILESS_UNLESS_ASKED.has(problem.status) && !asksForProblem(req)) {
       res.end();
       return;

@@ -26,6 +26,9 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   precondition: HttpStatus.PRECONDITION_FAILED,
   'unsupported-media-type': HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   'payload-too-large': HttpStatus.PAYLOAD_TOO_LARGE,
+  unauthenticated: HttpStatus.UNAUTHORIZED,
+  forbidden: HttpStatus.FORBIDDEN,
+  'too-many-requests': HttpStatus.TOO_MANY_REQUESTS,
 };
 
 const RETRY_AFTER_SECONDS = 1;
@@ -43,6 +46,7 @@ export function toProblem(error: unknown): Problem {
       status: STATUS_OF_KIND[error.kind],
       code: error.code,
       detail: error.message,
+      retryAfter: error.retryAfterSeconds,
     };
     if (error instanceof InvalidRequestError) problem.violations = error.violations;
     return problem;

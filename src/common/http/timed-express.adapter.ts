@@ -1,6 +1,7 @@
 import { NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
-import { createServer } from 'node:http';
+import { createServer, ServerOptions } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 
 export interface ServerTimeouts {
   /** Whole request, headers and body, must arrive within this (408 otherwise). */
@@ -11,27 +12,36 @@ export interface ServerTimeouts {
   keepAliveTimeoutMs: number;
 }
 
+/** A certificate chain and its private key, in PEM: the server then speaks HTTPS only. */
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+}
+
 /**
- * Express on a Node server created with its timeouts, so a slow or never-finishing client
+ * Express on a Node server (HTTPS with {@link TlsFiles}) created with its timeouts, so a slow or never-finishing client
  * cannot hold a connection forever. Node checks them every `connectionsCheckingInterval`,
  * 30 s by default: far coarser than the timeouts themselves.
  */
 export class TimedExpressAdapter extends ExpressAdapter {
-  constructor(private readonly timeouts: ServerTimeouts) {
+  constructor(
+    private readonly timeouts: ServerTimeouts,
+    private readonly tls?: TlsFiles,
+  ) {
     super();
   }
 
   override initHttpServer(_options: NestApplicationOptions): void {
     const { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs } = this.timeouts;
     const headersTimeout = Math.min(headersTimeoutMs, requestTimeoutMs);
-    this.httpServer = createServer(
-      {
-        requestTimeout: requestTimeoutMs,
-        headersTimeout,
-        keepAliveTimeout: keepAliveTimeoutMs,
-        connectionsCheckingInterval: Math.min(1000, headersTimeout),
-      },
-      this.getInstance(),
-    );
+    const options: ServerOptions = {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    };
+    this.httpServer = this.tls
+      ? createTlsServer({ ...options, ...this.tls, minVersion: 'TLSv1.2' }, this.getInstance())
+      : createServer(options, this.getInstance());
   }
 }

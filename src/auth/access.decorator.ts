@@ -1,0 +1,21 @@
+import { SetMetadata } from '@nestjs/common';
+import { Permission } from './acl';
+
+export type PathParams = Record<string, string>;
+
+/** What a route needs when authentication is on. */
+export interface AccessRule {
+  permission: Permission;
+  /** The resource the permission is needed on, from the path's parameters. */
+  resource(params: PathParams): string;
+  /** Health and probe routes: open while AUTH_HEALTH_OPEN is true. */
+  health?: boolean;
+  /** A list answer: its items the caller may not READ are left out. */
+  list?: { key: string; resource(item: Record<string, string>, params: PathParams): string };
+}
+
+export const ACCESS_RULE = 'tributary:access-rule';
+
+/** Declares the permission a route needs (the reference's, behaviour.md section 8). */
+export const Access = (rule: AccessRule): MethodDecorator & ClassDecorator =>
+  SetMetadata(ACCESS_RULE, rule);

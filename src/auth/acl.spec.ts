@@ -1,0 +1,47 @@
+import { covers, InvalidAclError, parseAcl, Permission, permissionOn } from './acl';
+
+const { NONE, READ, READ_UPDATE } = Permission;
+
+describe('parseAcl and permissionOn', () => {
+  it('grants what the first matching entry says, and NONE when nothing matches', () => {
+    const acl = parseAcl(
+      'prn::/scope:sales/stream:secret,NONE;prn::/scope:sales/*,READ_UPDATE;prn::/scope:sales,READ',
+    );
+    expect(permissionOn(acl, 'prn::/scope:sales/stream:secret')).toBe(NONE);
+    expect(permissionOn(acl, 'prn::/scope:sales/stream:orders')).toBe(READ_UPDATE);
+    expect(permissionOn(acl, 'prn::/scope:sales/reader-group:g')).toBe(READ_UPDATE);
+    expect(permissionOn(acl, 'prn::/scope:sales')).toBe(READ);
+    expect(permissionOn(acl, 'prn::/scope:other')).toBe(NONE);
+    expect(permissionOn(acl, 'prn::/')).toBe(NONE);
+  });
+
+  it('reads * as any run of characters, and nothing else as special', () => {
+    const acl = parseAcl('prn::*,READ');
+    expect(permissionOn(acl, 'prn::/')).toBe(READ);
+    expect(permissionOn(acl, 'prn::/scope:a/stream:b')).toBe(READ);
+    const prefix = parseAcl('prn::/scope:sal*,READ');
+    expect(permissionOn(prefix, 'prn::/scope:sales')).toBe(READ);
+    expect(permissionOn(prefix, 'prn::/scope:salt/stream:x')).toBe(READ);
+    expect(permissionOn(prefix, 'prn::/scope:xsales')).toBe(NONE);
+    const dotted = parseAcl('prn::/scope:a.b,READ');
+    expect(permissionOn(dotted, 'prn::/scope:a.b')).toBe(READ);
+    expect(permissionOn(dotted, 'prn::/scope:aXb')).toBe(NONE);
+  });
+
+  it('skips blank entries and refuses malformed ones', () => {
+    expect(parseAcl(' prn::/,READ ; ;')).toHaveLength(1);
+    for (const bad of ['prn::/', 'prn::/,WRITE', ',READ', 'prn::/,read']) {
+      expect(() => parseAcl(bad)).toThrow(InvalidAclError);
+    }
+  });
+});
+
+describe('covers', () => {
+  it('orders NONE < READ < READ_UPDATE', () => {
+    expect(covers(READ_UPDATE, READ)).toBe(true);
+    expect(covers(READ, READ)).toBe(true);
+    expect(covers(READ, READ_UPDATE)).toBe(false);
+    expect(covers(NONE, READ)).toBe(false);
+    expect(covers(NONE, NONE)).toBe(true);
+  });
+});

@@ -1,0 +1,44 @@
+import { Permission } from './acl';
+import { Access, PathParams } from './access.decorator';
+import { readerGroupResource, ROOT_RESOURCE, scopeResource, streamResource } from './resources';
+
+const { NONE, READ, READ_UPDATE } = Permission;
+const root = (): string => ROOT_RESOURCE;
+const scope = (p: PathParams): string => scopeResource(p.scopeName);
+const stream = (p: PathParams): string => streamResource(p.scopeName, p.streamName);
+const group = (p: PathParams): string => readerGroupResource(p.scopeName, p.readerGroupName);
+
+/** The permission each operation needs, as the reference controller asks (behaviour.md 8). */
+export const Needs = {
+  readUpdateOnRoot: () => Access({ permission: READ_UPDATE, resource: root }),
+  readOnScope: () => Access({ permission: READ, resource: scope }),
+  readUpdateOnScope: () => Access({ permission: READ_UPDATE, resource: scope }),
+  readOnStream: () => Access({ permission: READ, resource: stream }),
+  readUpdateOnStream: () => Access({ permission: READ_UPDATE, resource: stream }),
+  readOnReaderGroup: () => Access({ permission: READ, resource: group }),
+  readUpdateOnReaderGroup: () => Access({ permission: READ_UPDATE, resource: group }),
+  /** Any account may list scopes; it sees those it may read. */
+  readableScopes: () =>
+    Access({
+      permission: NONE,
+      resource: root,
+      list: { key: 'scopes', resource: (item) => scopeResource(item.scopeName) },
+    }),
+  readableStreams: () =>
+    Access({
+      permission: READ,
+      resource: scope,
+      list: { key: 'streams', resource: (item, p) => streamResource(p.scopeName, item.streamName) },
+    }),
+  readableReaderGroups: () =>
+    Access({
+      permission: READ,
+      resource: scope,
+      list: {
+        key: 'readerGroups',
+        resource: (item, p) => readerGroupResource(p.scopeName, item.readerGroupName),
+      },
+    }),
+  /** Health and probes: open while AUTH_HEALTH_OPEN is true, READ on the root otherwise. */
+  health: () => Access({ permission: READ, resource: root, health: true }),
+};
