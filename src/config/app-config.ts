@@ -105,7 +105,7 @@ export class AppConfig {
   @Transform(emptyToUndefined)
   @ValidateIf((config: AppConfig) => config.AUTH_ENABLED || config.AUTH_ACCOUNTS_FILE !== undefined)
   @IsString({ message: 'AUTH_ACCOUNTS_FILE is required when AUTH_ENABLED is true' })
-  @IsNotEmpty()
+  @IsNotEmpty({ message: 'AUTH_ACCOUNTS_FILE is required when AUTH_ENABLED is true' })
   AUTH_ACCOUNTS_FILE?: string;
 
   /** With auth on, the health routes (but details) and the probes still need no credentials. */
@@ -130,7 +130,7 @@ export class AppConfig {
     (config: AppConfig) => config.TLS_KEY_FILE !== undefined || config.TLS_CERT_FILE !== undefined,
   )
   @IsString({ message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' })
-  @IsNotEmpty()
+  @IsNotEmpty({ message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' })
   TLS_CERT_FILE?: string;
 
   /** ... and this private key (PEM). */
@@ -139,7 +139,7 @@ export class AppConfig {
     (config: AppConfig) => config.TLS_KEY_FILE !== undefined || config.TLS_CERT_FILE !== undefined,
   )
   @IsString({ message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' })
-  @IsNotEmpty()
+  @IsNotEmpty({ message: 'TLS_CERT_FILE and TLS_KEY_FILE go together' })
   TLS_KEY_FILE?: string;
 
   /** Origins allowed to call the API from a browser, comma-separated; none by default. */
