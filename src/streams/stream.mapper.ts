@@ -6,9 +6,7 @@ import { StreamEntity } from './stream.entity';
 import type { StreamRecord } from './streams.repository';
 
 /** The columns that hold a configuration, so that a PUT replaces every one of them. */
-export function configurationColumns(
-  config: StreamConfiguration,
-): Pick<
+export type ConfigurationColumns = Pick<
   StreamEntity,
   | 'scalingType'
   | 'minSegments'
@@ -20,7 +18,9 @@ export function configurationColumns(
   | 'tags'
   | 'rolloverSizeBytes'
   | 'timestampAggregationTimeout'
-> {
+>;
+
+export function configurationColumns(config: StreamConfiguration): ConfigurationColumns {
   return {
     scalingType: config.scaling.type,
     minSegments: config.scaling.minSegments,

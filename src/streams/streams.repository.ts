@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { bigintToNumber } from '../database/bigint.transformer';
 import { StreamFilter } from './stream-filter';
 import { StreamEntity } from './stream.entity';
+import type { ConfigurationColumns } from './stream.mapper';
 
 /** A stream as the API reads it: name, state and configuration. */
 export type StreamRecord = Omit<
@@ -33,6 +34,44 @@ const WHERE_FILTER: Record<StreamFilter['kind'], string> = {
   tag: `NOT ${INTERNAL} AND tags @> ARRAY[$2::text]`,
 };
 
+/** A stream to insert: its name, what owns it (an internal stream) and its configuration. */
+export interface NewStream {
+  name: string;
+  ownerStream: string | null;
+  ownerReaderGroup: string | null;
+  columns: ConfigurationColumns;
+}
+
+/** Each configuration column and its property: inserts and updates write them alike. */
+const CONFIGURATION: [string, keyof ConfigurationColumns][] = [
+  ['scaling_type', 'scalingType'],
+  ['min_segments', 'minSegments'],
+  ['target_rate', 'targetRate'],
+  ['scale_factor', 'scaleFactor'],
+  ['retention_type', 'retentionType'],
+  ['retention_min', 'retentionMin'],
+  ['retention_max', 'retentionMax'],
+  ['tags', 'tags'],
+  ['rollover_size_bytes', 'rolloverSizeBytes'],
+  ['timestamp_aggregation_timeout', 'timestampAggregationTimeout'],
+];
+
+const INSERT_COLUMNS = [
+  'scope_name',
+  'name',
+  'owner_stream',
+  'owner_reader_group',
+  'state',
+  ...CONFIGURATION.map(([column]) => column),
+];
+
+const configurationValues = (columns: ConfigurationColumns): unknown[] =>
+  CONFIGURATION.map(([, property]) => columns[property]);
+
+/** `$1, $2, ...` for `count` values from `$first`. */
+const placeholders = (first: number, count: number): string =>
+  Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
+
 const toRecord = (row: StreamRow): StreamRecord => ({
   ...row,
   retentionMin: bigintToNumber.from(row.retentionMin) as number | null,
@@ -42,8 +81,9 @@ const toRecord = (row: StreamRow): StreamRecord => ({
 });
 
 /**
- * The reads of streams, in plain SQL: they are the service's hot paths, where building each
- * query through the ORM cost more than running it. Writes stay with the entity manager.
+ * The streams table in plain SQL, for the service's hot paths (get, list, create, update):
+ * building each query through the ORM cost more than running it. Writes take the caller's
+ * transaction.
  */
 @Injectable()
 export class StreamsRepository {
@@ -81,5 +121,36 @@ export class StreamsRepository {
       [scope, name],
     );
     return rows.length > 0;
+  }
+
+  /** Inserts active streams in one statement (a stream and its companion go in together). */
+  async insert(tx: EntityManager, scope: string, streams: NewStream[]): Promise<void> {
+    const width = INSERT_COLUMNS.length;
+    const rows = streams.map((_, i) => `(${placeholders(i * width + 1, width)})`);
+    await tx.query(
+      `INSERT INTO streams (${INSERT_COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`,
+      streams.flatMap((s) => [
+        scope,
+        s.name,
+        s.ownerStream,
+        s.ownerReaderGroup,
+        'ACTIVE',
+        ...configurationValues(s.columns),
+      ]),
+    );
+  }
+
+  /** Replaces every configuration column of a stream. */
+  async updateConfiguration(
+    tx: EntityManager,
+    scope: string,
+    name: string,
+    columns: ConfigurationColumns,
+  ): Promise<void> {
+    const set = CONFIGURATION.map(([column], i) => `${column} = $${i + 3}`).join(', ');
+    await tx.query(
+      `UPDATE streams SET ${set}, updated_at = now() WHERE scope_name = $1 AND name = $2`,
+      [scope, name, ...configurationValues(columns)],
+    );
   }
 }

@@ -74,7 +74,7 @@ export class StreamsService {
       const stream = await this.lockUserStream(tx, scope, name);
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
       const columns = configurationColumns(config);
-      await tx.update(StreamEntity, { scopeName: scope, name }, columns);
+      await this.streams.updateConfiguration(tx, scope, name, columns);
       await this.history.applyPolicy(tx, scope, name, config.scaling);
       return { ...stream, ...columns };
     });
@@ -132,35 +132,21 @@ export class StreamsService {
     name: string,
     config: StreamConfiguration,
     owner: { readerGroup?: string },
-  ): Promise<StreamEntity> {
-    const stream = await this.insertStream(tx, scope, name, config, {
-      ownerReaderGroup: owner.readerGroup ?? null,
-    });
-    await this.insertStream(tx, scope, markStreamName(name), INTERNAL_STREAM_CONFIGURATION, {
-      ownerStream: name,
-    });
-    return stream;
-  }
-
-  private async insertStream(
-    tx: EntityManager,
-    scope: string,
-    name: string,
-    config: StreamConfiguration,
-    owner: Partial<Pick<StreamEntity, 'ownerStream' | 'ownerReaderGroup'>>,
-  ): Promise<StreamEntity> {
-    const stream = tx.create(StreamEntity, {
-      scopeName: scope,
-      name,
-      ownerStream: null,
-      ownerReaderGroup: null,
-      ...owner,
-      state: 'ACTIVE',
-      ...configurationColumns(config),
-    });
-    await tx.insert(StreamEntity, stream);
+  ): Promise<StreamRecord> {
+    const columns = configurationColumns(config);
+    const mark = markStreamName(name);
+    await this.streams.insert(tx, scope, [
+      { name, ownerStream: null, ownerReaderGroup: owner.readerGroup ?? null, columns },
+      {
+        name: mark,
+        ownerStream: name,
+        ownerReaderGroup: null,
+        columns: configurationColumns(INTERNAL_STREAM_CONFIGURATION),
+      },
+    ]);
     await this.history.begin(tx, scope, name, config.scaling.minSegments);
-    return stream;
+    await this.history.begin(tx, scope, mark, INTERNAL_STREAM_CONFIGURATION.scaling.minSegments);
+    return { scopeName: scope, name, state: 'ACTIVE', ...columns };
   }
 
   /** Locks a user stream's row for the rest of the transaction, so writers take turns. */
