@@ -12,7 +12,7 @@
  * `ratio: NAME X.XX` line per scenario (service req/s over the floor's) and writes
  * bench/results/latest.json.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,9 +31,11 @@ import {
 } from './scenarios';
 import { BenchDatabase, seedHistory, seedStreams } from './support/database';
 import { drive, LoadOptions, LoadResult, measure, RequestSpec } from './support/load';
+import { summarizeProfiles } from './support/profile-summary';
 import { ScenarioReport, table, Target as Goal, targetLines } from './support/report';
 
 const RESULTS = join(__dirname, 'results');
+const PROFILES = join(RESULTS, 'profiles');
 const POOL_SIZE = 10;
 
 const { values: args } = parseArgs({
@@ -59,7 +61,7 @@ type Servers = Record<Target, ServiceProcess>;
 async function startServers(databaseUrl: string): Promise<Servers> {
   const common = { DATABASE_URL: databaseUrl, DB_POOL_SIZE: String(POOL_SIZE) };
   const profile = (name: Target) =>
-    args.profile ? ['--cpu-prof', '--cpu-prof-dir', join(RESULTS, 'profiles', name)] : [];
+    args.profile ? ['--cpu-prof', '--cpu-prof-dir', join(PROFILES, name)] : [];
   const service = ServiceProcess.start(
     { ...common, PORT: String(await freePort()), LOG_LEVEL: 'warn', NODE_ENV: 'production' },
     { execArgv: profile('service') },
@@ -271,6 +273,7 @@ function goals(reports: ScenarioReport[], dataSizeRatio?: number): Goal[] {
 
 async function main(): Promise<void> {
   const startedAt = new Date();
+  if (args.profile) rmSync(PROFILES, { recursive: true, force: true });
   const loadAtStart = loadavg();
   const db = await BenchDatabase.create(
     process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -323,6 +326,12 @@ async function main(): Promise<void> {
   const loadAtEnd = loadavg();
   console.log(`\n${table(reports)}\n`);
   console.log(`targets (issue 6):\n${targetLines(targets)}`);
+  if (args.profile) {
+    for (const target of TARGETS) {
+      console.log(`\n${target} profile (${join(PROFILES, target)}):`);
+      console.log(summarizeProfiles(join(PROFILES, target)));
+    }
+  }
   console.log(
     `load average: ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at start, ` +
       `${loadAtEnd.map((l) => l.toFixed(2)).join(' ')} at end`,

@@ -48,7 +48,7 @@ export function table(scenarios: ScenarioReport[]): string {
     ],
     ...scenarios.map((s) =>
       s.skipped
-        ? [s.name, String(s.connections), s.skipped, '', '', '', '', '', '', fixed(s.loadavg, 2)]
+        ? [s.name, String(s.connections), 'skipped', '', '', '', '', '', '', fixed(s.loadavg, 2)]
         : [
             s.name,
             String(s.connections),
