@@ -294,7 +294,9 @@ async function main(): Promise<void> {
   try {
     servers = await startServers(db.url);
     postgres = await db.use((c) =>
-      c.query<{ v: string }>('SHOW server_version').then((r) => r.rows[0].v),
+      c
+        .query<{ v: string }>("SELECT current_setting('server_version') AS v")
+        .then((r) => r.rows[0].v),
     );
     console.log(
       `service pid ${servers.service.pid}, floor pid ${servers.floor.pid}, database ${db.name}; ` +
