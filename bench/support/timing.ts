@@ -6,6 +6,19 @@ export interface Timing {
   mean: number;
 }
 
+/** p50, p99 and mean of latency samples (ms), all 0 when there are none; sorts in place. */
+export function summarize(samples: number[]): Timing {
+  if (samples.length === 0) return { runs: 0, p50: 0, p99: 0, mean: 0 };
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  return {
+    runs: samples.length,
+    p50: at(0.5),
+    p99: at(0.99),
+    mean: samples.reduce((sum, s) => sum + s, 0) / samples.length,
+  };
+}
+
 /** Times `runs` sequential calls after `warmup` untimed ones. */
 export async function time(
   call: () => Promise<unknown>,
@@ -19,14 +32,7 @@ export async function time(
     await call();
     samples.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
-  return {
-    runs,
-    p50: at(0.5),
-    p99: at(0.99),
-    mean: samples.reduce((sum, s) => sum + s, 0) / samples.length,
-  };
+  return summarize(samples);
 }
 
 export const format = (t: Timing): string =>

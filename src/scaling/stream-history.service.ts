@@ -67,22 +67,20 @@ export class StreamHistoryService {
     policy: ScalingPolicy,
     now = Date.now(),
   ): Promise<void> {
-    const [current] = await tx.query<(EpochRow & { active: number })[]>(
-      `SELECT e.epoch, e.created_at,
-              (SELECT count(*) FROM stream_segments s
-                WHERE s.scope_name = $1 AND s.stream_name = $2 AND s.sealed_in IS NULL)::int AS active
-         FROM stream_epochs e
-        WHERE e.scope_name = $1 AND e.stream_name = $2
-        ORDER BY e.epoch DESC LIMIT 1`,
+    // The latest epoch's segments are exactly the active ones: no segment needs counting.
+    const [current] = await tx.query<EpochRow[]>(
+      `SELECT epoch, created_at, active_segments FROM stream_epochs
+        WHERE scope_name = $1 AND stream_name = $2
+        ORDER BY epoch DESC LIMIT 1`,
       [scope, stream],
     );
-    if (!needsRescale(policy, current.active)) return;
+    if (!needsRescale(policy, current.active_segments.length)) return;
 
     const epoch = current.epoch + 1;
     await tx.query(
       `UPDATE stream_segments SET sealed_in = $3
-        WHERE scope_name = $1 AND stream_name = $2 AND sealed_in IS NULL`,
-      [scope, stream, epoch],
+        WHERE scope_name = $1 AND stream_name = $2 AND number = ANY($4::int[])`,
+      [scope, stream, epoch, current.active_segments],
     );
     const time = nextEpochTime(Number(current.created_at), now);
     await this.addEpoch(tx, scope, stream, epoch, policy.minSegments, time);
@@ -126,7 +124,8 @@ export class StreamHistoryService {
   }
 
   /**
-   * Writes epoch `epoch` at `time` with `count` new equal segments; the caller has sealed the
+   * Writes epoch `epoch` at `time` with `count` new equal segments, numbered on from the stream's
+   * numbering (which outlives the stream itself), in one statement; the caller has sealed the
    * previous ones, so they are the epoch's only active segments.
    */
   private async addEpoch(
@@ -137,44 +136,33 @@ export class StreamHistoryService {
     count: number,
     time: number,
   ): Promise<void> {
-    const first = await this.reserveNumbers(tx, scope, stream, count);
-    const numbers = Array.from({ length: count }, (_, i) => first + i);
-    await tx.query(
-      `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
-       VALUES ($1, $2, $3, $4, $5::int[])`,
-      [scope, stream, epoch, time, numbers],
-    );
     const ranges = equalKeyRanges(count);
     await tx.query(
-      `INSERT INTO stream_segments
+      `WITH numbering AS (
+         INSERT INTO segment_numbering AS n (scope_name, stream_name, next_number)
+         VALUES ($1, $2, $5::int)
+         ON CONFLICT (scope_name, stream_name)
+           DO UPDATE SET next_number = n.next_number + EXCLUDED.next_number
+         RETURNING n.next_number - $5::int AS first
+       ), epoch AS (
+         INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
+         SELECT $1, $2, $3, $4, ARRAY(SELECT generate_series(first, first + $5::int - 1))
+           FROM numbering
+       )
+       INSERT INTO stream_segments
          (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
-       SELECT $1, $2, $3::int + r.i - 1, $4, $5, r.key_start, r.key_end
-         FROM unnest($6::float8[], $7::float8[]) WITH ORDINALITY AS r (key_start, key_end, i)`,
+       SELECT $1, $2, numbering.first + r.i::int - 1, $3, $4, r.key_start, r.key_end
+         FROM numbering,
+              unnest($6::float8[], $7::float8[]) WITH ORDINALITY AS r (key_start, key_end, i)`,
       [
         scope,
         stream,
-        first,
         epoch,
         time,
+        count,
         ranges.map((r) => r.keyStart),
         ranges.map((r) => r.keyEnd),
       ],
     );
-  }
-
-  /** The first of `count` new segment numbers; the numbering outlives the stream itself. */
-  private async reserveNumbers(
-    tx: EntityManager,
-    scope: string,
-    stream: string,
-    count: number,
-  ): Promise<number> {
-    const [row] = await tx.query<{ first: number }[]>(
-      `INSERT INTO segment_numbering AS n (scope_name, stream_name, next_number) VALUES ($1, $2, $3)
-       ON CONFLICT (scope_name, stream_name) DO UPDATE SET next_number = n.next_number + EXCLUDED.next_number
-       RETURNING n.next_number - $3 AS first`,
-      [scope, stream, count],
-    );
-    return row.first;
   }
 }

@@ -29,9 +29,8 @@ export class ScopesService {
   }
 
   async get(name: string): Promise<ScopePropertyDto> {
-    const scope = await this.scopes.findOneBy({ name });
-    if (!scope) throw new ScopeNotFoundError(name);
-    return toScopeProperty(scope);
+    if (!(await this.exists(name))) throw new ScopeNotFoundError(name);
+    return { scopeName: name };
   }
 
   /** One statement: the foreign keys of streams and reader groups refuse a scope in use. */
@@ -48,8 +47,12 @@ export class ScopesService {
 
   /** Throws {@link ScopeNotFoundError} unless the scope exists. */
   async assertExists(name: string): Promise<void> {
-    if (!(await this.scopes.existsBy({ name }))) {
-      throw new ScopeNotFoundError(name);
-    }
+    if (!(await this.exists(name))) throw new ScopeNotFoundError(name);
+  }
+
+  /** A hot path (every read of a scope's content that finds nothing asks it): plain SQL. */
+  private async exists(name: string): Promise<boolean> {
+    const rows = await this.scopes.query<unknown[]>('SELECT 1 FROM scopes WHERE name = $1', [name]);
+    return rows.length > 0;
   }
 }

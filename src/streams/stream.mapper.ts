@@ -3,11 +3,10 @@ import { StreamPropertyDto } from './dto/stream-property.dto';
 import { renderRetentionPolicy } from './retention-policy';
 import { StreamConfiguration } from './stream-configuration';
 import { StreamEntity } from './stream.entity';
+import type { StreamRecord } from './streams.repository';
 
 /** The columns that hold a configuration, so that a PUT replaces every one of them. */
-export function configurationColumns(
-  config: StreamConfiguration,
-): Pick<
+export type ConfigurationColumns = Pick<
   StreamEntity,
   | 'scalingType'
   | 'minSegments'
@@ -19,7 +18,9 @@ export function configurationColumns(
   | 'tags'
   | 'rolloverSizeBytes'
   | 'timestampAggregationTimeout'
-> {
+>;
+
+export function configurationColumns(config: StreamConfiguration): ConfigurationColumns {
   return {
     scalingType: config.scaling.type,
     minSegments: config.scaling.minSegments,
@@ -34,7 +35,7 @@ export function configurationColumns(
   };
 }
 
-export function toStreamProperty(stream: StreamEntity): StreamPropertyDto {
+export function toStreamProperty(stream: StreamRecord): StreamPropertyDto {
   return {
     scopeName: stream.scopeName,
     streamName: stream.name,
@@ -54,7 +55,7 @@ export function toStreamProperty(stream: StreamEntity): StreamPropertyDto {
   };
 }
 
-function retentionOf(stream: StreamEntity): RetentionConfigDto | undefined {
+function retentionOf(stream: StreamRecord): RetentionConfigDto | undefined {
   if (stream.retentionType === null || stream.retentionMin === null) return undefined;
   return renderRetentionPolicy({
     type: stream.retentionType,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { ArrayContains, DataSource, EntityManager, Like, Not, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
 import { isInternalStreamName, markStreamName } from '../common/names';
 import { ScaleRecord } from '../scaling/scaling-history';
@@ -27,15 +27,13 @@ import {
   StreamSealedError,
 } from './stream.errors';
 import { configurationColumns, toStreamProperty } from './stream.mapper';
-
-/** `_` is a LIKE wildcard: escaped, the pattern means "starts with an underscore". */
-const INTERNAL_NAME_PATTERN = '\\_%';
+import { StreamRecord, StreamsRepository } from './streams.repository';
 
 @Injectable()
 export class StreamsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(StreamEntity) private readonly streams: Repository<StreamEntity>,
+    private readonly streams: StreamsRepository,
     private readonly scopes: ScopesService,
     private readonly history: StreamHistoryService,
   ) {}
@@ -56,22 +54,15 @@ export class StreamsService {
     }
   }
 
+  /** One query; only an empty answer asks whether the scope exists. */
   async list(scope: string, filter: StreamFilter): Promise<StreamsListDto> {
-    await this.scopes.assertExists(scope);
-    const internal = Like(INTERNAL_NAME_PATTERN);
-    const streams = await this.streams.find({
-      where: {
-        scopeName: scope,
-        name: filter.kind === 'internal' ? internal : Not(internal),
-        ...(filter.kind === 'tag' ? { tags: ArrayContains([filter.tag]) } : {}),
-      },
-      order: { name: 'ASC' },
-    });
+    const streams = await this.streams.findByScope(scope, filter);
+    if (streams.length === 0) await this.scopes.assertExists(scope);
     return { streams: streams.map(toStreamProperty) };
   }
 
   async get(scope: string, name: string): Promise<StreamPropertyDto> {
-    const stream = await this.streams.findOneBy({ scopeName: scope, name });
+    const stream = await this.streams.findOne(scope, name);
     if (!stream) return this.notFound(scope, name);
     return toStreamProperty(stream);
   }
@@ -82,10 +73,10 @@ export class StreamsService {
     const updated = await this.dataSource.transaction(async (tx) => {
       const stream = await this.lockUserStream(tx, scope, name);
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
-      Object.assign(stream, configurationColumns(config));
-      const saved = await tx.save(stream);
+      const columns = configurationColumns(config);
+      await this.streams.updateConfiguration(tx, scope, name, columns);
       await this.history.applyPolicy(tx, scope, name, config.scaling);
-      return saved;
+      return { ...stream, ...columns };
     });
     return toStreamProperty(updated);
   }
@@ -123,9 +114,12 @@ export class StreamsService {
     from: number,
     to: number,
   ): Promise<ScaleRecord[]> {
-    const exists = await this.streams.existsBy({ scopeName: scope, name });
-    if (!exists) return this.notFound(scope, name);
-    return this.history.scalingEvents(scope, name, from, to);
+    const events = await this.history.scalingEvents(scope, name, from, to);
+    // A stream always has an epoch: no event at all may mean no stream.
+    if (events.length === 0 && !(await this.streams.exists(scope, name))) {
+      return this.notFound(scope, name);
+    }
+    return events;
   }
 
   /**
@@ -138,35 +132,21 @@ export class StreamsService {
     name: string,
     config: StreamConfiguration,
     owner: { readerGroup?: string },
-  ): Promise<StreamEntity> {
-    const stream = await this.insertStream(tx, scope, name, config, {
-      ownerReaderGroup: owner.readerGroup ?? null,
-    });
-    await this.insertStream(tx, scope, markStreamName(name), INTERNAL_STREAM_CONFIGURATION, {
-      ownerStream: name,
-    });
-    return stream;
-  }
-
-  private async insertStream(
-    tx: EntityManager,
-    scope: string,
-    name: string,
-    config: StreamConfiguration,
-    owner: Partial<Pick<StreamEntity, 'ownerStream' | 'ownerReaderGroup'>>,
-  ): Promise<StreamEntity> {
-    const stream = tx.create(StreamEntity, {
-      scopeName: scope,
-      name,
-      ownerStream: null,
-      ownerReaderGroup: null,
-      ...owner,
-      state: 'ACTIVE',
-      ...configurationColumns(config),
-    });
-    await tx.insert(StreamEntity, stream);
+  ): Promise<StreamRecord> {
+    const columns = configurationColumns(config);
+    const mark = markStreamName(name);
+    await this.streams.insert(tx, scope, [
+      { name, ownerStream: null, ownerReaderGroup: owner.readerGroup ?? null, columns },
+      {
+        name: mark,
+        ownerStream: name,
+        ownerReaderGroup: null,
+        columns: configurationColumns(INTERNAL_STREAM_CONFIGURATION),
+      },
+    ]);
     await this.history.begin(tx, scope, name, config.scaling.minSegments);
-    return stream;
+    await this.history.begin(tx, scope, mark, INTERNAL_STREAM_CONFIGURATION.scaling.minSegments);
+    return { scopeName: scope, name, state: 'ACTIVE', ...columns };
   }
 
   /** Locks a user stream's row for the rest of the transaction, so writers take turns. */
@@ -174,11 +154,8 @@ export class StreamsService {
     tx: EntityManager,
     scope: string,
     name: string,
-  ): Promise<StreamEntity> {
-    const stream = await tx.findOne(StreamEntity, {
-      where: { scopeName: scope, name },
-      lock: { mode: 'pessimistic_write' },
-    });
+  ): Promise<StreamRecord> {
+    const stream = await this.streams.lockOne(tx, scope, name);
     if (!stream) return this.notFound(scope, name);
     if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
     return stream;

@@ -6,6 +6,14 @@ export { freePort } from '../../src/common/free-port';
 
 const MAIN = join(__dirname, '../../dist/src/main.js');
 
+/** What to run instead of the built service (the benchmark's floor server, node flags). */
+export interface ProcessOptions {
+  /** The script node runs; the built service by default. */
+  main?: string;
+  /** Node's own options, before the script (`--cpu-prof`, `--require ...`). */
+  execArgv?: string[];
+}
+
 /** The built service (`dist/src/main.js`) running as a process of its own. */
 export class ServiceProcess {
   readonly output: string[] = [];
@@ -14,21 +22,29 @@ export class ServiceProcess {
   private constructor(
     readonly baseUrl: string,
     env: NodeJS.ProcessEnv,
+    options: ProcessOptions,
   ) {
-    this.child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [...(options.execArgv ?? []), options.main ?? MAIN], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
     this.child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
   }
 
   /** Starts the service; the environment is exactly `env` plus PATH (no inherited DATABASE_URL). */
-  static start(env: NodeJS.ProcessEnv): ServiceProcess {
+  static start(env: NodeJS.ProcessEnv, options: ProcessOptions = {}): ServiceProcess {
     const port = env.PORT ?? '0';
-    return new ServiceProcess(`http://127.0.0.1:${port}`, {
-      PATH: process.env.PATH,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'log',
-      ...env,
-    });
+    return new ServiceProcess(
+      `http://127.0.0.1:${port}`,
+      { PATH: process.env.PATH, HOST: '127.0.0.1', LOG_LEVEL: 'log', ...env },
+      options,
+    );
+  }
+
+  /** The process id, to read its memory from `/proc`. */
+  get pid(): number {
+    return this.child.pid!;
   }
 
   /** Waits until the API answers, failing early if the process dies. */

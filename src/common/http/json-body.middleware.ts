@@ -36,6 +36,14 @@ function toBodyError(error: unknown, limit: number): DomainError {
 export function jsonBody(limit: number): RequestHandler {
   const parse = json({ limit, strict: true, type: JSON_TYPES });
   return (req: Request, res: Response, next: NextFunction) => {
+    // Most requests (every GET) carry no body at all: nothing to check or parse.
+    if (
+      req.headers['content-length'] === undefined &&
+      req.headers['transfer-encoding'] === undefined
+    ) {
+      next();
+      return;
+    }
     if (hasBody(req) && !req.is(JSON_TYPES)) {
       next(new UnsupportedMediaTypeError('The request body must be application/json'));
       return;

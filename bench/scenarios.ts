@@ -1,0 +1,185 @@
+import { seededSegments, streamName } from './support/database';
+import type { RequestSource } from './support/load';
+
+/** The two servers measured in the same run. */
+export type Target = 'service' | 'floor';
+export const TARGETS: readonly Target[] = ['service', 'floor'];
+
+/** The data each group of scenarios runs on (see `bench/run.ts`, which seeds it). */
+export const DATA = {
+  /** 1,000 streams: get stream and get scope run while the database holds only these. */
+  small: { scope: 'bench-1k', streams: 1_000 },
+  /** 10,000 streams, a tenth of them tagged `group-3`. */
+  medium: { scope: 'bench-10k', streams: 10_000, tag: 'group-3' },
+  /** One stream with a long scaling history. */
+  history: { scope: 'history', stream: 'deep', epochs: 10_000, start: 1_700_000_000_000 },
+  /** Streams each server rescales, and scopes each creates streams in. */
+  updates: { streams: 1_000 },
+  /**
+   * The database grows to this many user streams right after the small reads, for the second
+   * get-stream run; every later scenario runs on it too.
+   */
+  large: { scope: 'bench-large', streams: 100_000 },
+} as const;
+
+export const writesScope = (target: Target): string => `writes-${target}`;
+export const updatesScope = (target: Target): string => `updates-${target}`;
+
+/** The stream read by get-stream: rate-scaled, with retention and tags. */
+export const STREAM_READ = streamName(600);
+
+/** A narrow window: the epoch active at `from` and the next two, in the middle of the history. */
+export const NARROW_WINDOW = (() => {
+  const from = DATA.history.start + (DATA.history.epochs / 2) * 1000 + 500;
+  return { from, to: from + 2000 };
+})();
+
+/**
+ * Answers of megabytes take the better part of a second each on both servers: fewer at once
+ * keep a short run meaningful (and measure the work, not a queue of it).
+ */
+const HEAVY_CONNECTIONS = 2;
+
+export interface Scenario {
+  name: string;
+  title: string;
+  /** When it runs: on the small data, then right after growing to the large, then the rest. */
+  phase: 'small' | 'large' | 'main';
+  connections?: number;
+  /** The requests, made afresh for each call (writes need new names). */
+  requests(target: Target): RequestSource;
+  /** Reads whose bodies must be byte-for-byte equal on both servers. */
+  sameBody?: boolean;
+}
+
+const get =
+  (path: string): RequestSource =>
+  () => ({ method: 'GET', path });
+
+const streamsOf = (scope: string) => `/v1/scopes/${scope}/streams`;
+
+/** A request body as clients send it: rate scaling, a day of retention, two tags. */
+export const CREATE_BODY = {
+  scalingPolicy: {
+    type: 'BY_RATE_IN_EVENTS_PER_SEC',
+    targetRate: 100,
+    scaleFactor: 2,
+    minSegments: 2,
+  },
+  retentionPolicy: { type: 'LIMITED_DAYS', value: 1 },
+  streamTags: ['bench', 'orders'],
+};
+
+/** An update that rescales: a fixed policy with the other number of segments. */
+export const updateBody = (minSegments: number) => ({
+  scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments },
+  retentionPolicy: { type: 'LIMITED_SIZE_MB', value: 1024 },
+  streamTags: ['bench', 'rescaled'],
+});
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'get-stream',
+    title: 'get a stream (1,000 in the database)',
+    phase: 'small',
+    sameBody: true,
+    requests: () => get(`${streamsOf(DATA.small.scope)}/${STREAM_READ}`),
+  },
+  {
+    name: 'get-scope',
+    title: 'get a scope',
+    phase: 'small',
+    sameBody: true,
+    requests: () => get(`/v1/scopes/${DATA.small.scope}`),
+  },
+  {
+    name: 'get-stream-100k',
+    title: 'get a stream (100,000 in the database)',
+    phase: 'large',
+    sameBody: true,
+    requests: () => get(`${streamsOf(DATA.small.scope)}/${STREAM_READ}`),
+  },
+  {
+    name: 'list-1k',
+    title: 'list a scope of 1,000 streams',
+    phase: 'main',
+    sameBody: true,
+    requests: () => get(streamsOf(DATA.small.scope)),
+  },
+  {
+    name: 'list-10k',
+    title: 'list a scope of 10,000 streams (3 MB answers)',
+    phase: 'main',
+    connections: HEAVY_CONNECTIONS,
+    sameBody: true,
+    requests: () => get(streamsOf(DATA.medium.scope)),
+  },
+  {
+    name: 'list-tag',
+    title: 'list by tag (1,000 of 10,000)',
+    phase: 'main',
+    sameBody: true,
+    requests: () =>
+      get(`${streamsOf(DATA.medium.scope)}?filter_type=tag&filter_value=${DATA.medium.tag}`),
+  },
+  {
+    name: 'scaling-events-narrow',
+    title: 'scaling events, narrow window (10,000 epochs)',
+    phase: 'main',
+    sameBody: true,
+    requests: () =>
+      get(
+        `${streamsOf(DATA.history.scope)}/${DATA.history.stream}/scaling-events?from=${NARROW_WINDOW.from}&to=${NARROW_WINDOW.to}`,
+      ),
+  },
+  {
+    name: 'scaling-events-wide',
+    title: 'scaling events, all 10,000 epochs (1.6 MB answers)',
+    phase: 'main',
+    connections: HEAVY_CONNECTIONS,
+    sameBody: true,
+    requests: () =>
+      get(
+        `${streamsOf(DATA.history.scope)}/${DATA.history.stream}/scaling-events?from=0&to=${Number.MAX_SAFE_INTEGER}`,
+      ),
+  },
+  {
+    name: 'health',
+    title: 'GET /v1/health, probe storm (50 connections)',
+    phase: 'main',
+    connections: 50,
+    requests: () => get('/v1/health'),
+  },
+  {
+    name: 'create-stream',
+    title: 'create a stream (+ _MARK, epoch 0)',
+    phase: 'main',
+    requests: (target) => {
+      let n = 0;
+      return () => ({
+        method: 'POST',
+        path: streamsOf(writesScope(target)),
+        body: JSON.stringify({ streamName: `created-${++n}`, ...CREATE_BODY }),
+      });
+    },
+  },
+  {
+    name: 'update-rescale',
+    title: 'update with a rescale',
+    phase: 'main',
+    requests: (target) => {
+      // Round robin over the streams; each update flips a stream between one and two segments.
+      let k = 0;
+      return () => {
+        const i = (k % DATA.updates.streams) + 1;
+        const round = Math.floor(k++ / DATA.updates.streams);
+        const seeded = seededSegments(i);
+        return {
+          method: 'PUT',
+          path: `${streamsOf(updatesScope(target))}/${streamName(i)}`,
+          body: JSON.stringify(updateBody(round % 2 === 0 ? 3 - seeded : seeded)),
+        };
+      };
+    },
+  },
+];

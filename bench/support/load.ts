@@ -1,0 +1,96 @@
+import autocannon from 'autocannon';
+import { cpuSeconds, PeakRss } from './memory';
+import { summarize, Timing } from './timing';
+
+/** One HTTP request of a scenario; `next` makes a fresh one for each call (writes). */
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT';
+  path: string;
+  body?: string;
+}
+
+export type RequestSource = () => RequestSpec;
+
+export interface LoadOptions {
+  connections: number;
+  warmupSeconds: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  latency: Timing;
+  requests: number;
+  /** Responses that were not 2xx, and connection errors: a scenario with any is suspect. */
+  failures: number;
+  statusCodes: Record<string, number>;
+  /** Peak resident memory of the server process during the measured run, MiB. */
+  peakRssMb: number;
+  /**
+   * CPU time the server process spent per request, in microseconds: unlike requests/s, it
+   * hardly depends on what else the machine is doing.
+   */
+  cpuMicrosPerRequest: number;
+}
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** Drives `url` with `next()` for `seconds` at `connections` at once. */
+export function drive(
+  url: string,
+  next: RequestSource,
+  connections: number,
+  seconds: number,
+  onLatency?: (ms: number) => void,
+): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        duration: seconds,
+        headers: HEADERS,
+        requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
+      },
+      (error: Error | null, result) => (error ? reject(error) : resolve(result)),
+    );
+    if (onLatency) {
+      instance.on('response', (_client, status, _bytes, ms) => {
+        if (status < 300) onLatency(ms);
+      });
+    }
+  });
+}
+
+/**
+ * Drives `baseUrl` with `next()` at a fixed concurrency: a warm-up, then a measured run whose
+ * latencies are kept exactly (autocannon's own histogram rounds to whole milliseconds).
+ */
+export async function measure(
+  baseUrl: string,
+  next: RequestSource,
+  pid: number,
+  options: LoadOptions,
+): Promise<LoadResult> {
+  await drive(baseUrl, next, options.connections, options.warmupSeconds);
+  const samples: number[] = [];
+  const rss = new PeakRss(pid);
+  const cpuBefore = cpuSeconds(pid);
+  const result = await drive(baseUrl, next, options.connections, options.seconds, (ms) =>
+    samples.push(ms),
+  );
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  const peakRssMb = rss.stop();
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]),
+  );
+  return {
+    requestsPerSecond: samples.length / result.duration,
+    latency: summarize(samples),
+    requests: samples.length,
+    failures: result.non2xx + result.errors,
+    statusCodes,
+    peakRssMb,
+    cpuMicrosPerRequest: samples.length ? (cpu * 1e6) / samples.length : 0,
+  };
+}

@@ -1,0 +1,125 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { INTERNAL_STREAM_CONFIGURATION, toStreamConfiguration } from './stream-configuration';
+import { configurationColumns } from './stream.mapper';
+import { StreamsRepository } from './streams.repository';
+
+/** A stand-in for the data source and a transaction: records each statement and its values. */
+function recorder(rows: unknown[] = []) {
+  const calls: { sql: string; values: unknown[] }[] = [];
+  const query = (sql: string, values: unknown[] = []) => {
+    calls.push({ sql: sql.replace(/\s+/g, ' ').trim(), values });
+    return Promise.resolve(rows);
+  };
+  const repository = new StreamsRepository({ query } as unknown as DataSource);
+  return { calls, repository, tx: { query } as unknown as EntityManager };
+}
+
+const columns = configurationColumns(
+  toStreamConfiguration({
+    scalingPolicy: {
+      type: 'BY_RATE_IN_EVENTS_PER_SEC',
+      targetRate: 100,
+      scaleFactor: 2,
+      minSegments: 3,
+    },
+    retentionPolicy: { type: 'LIMITED_SIZE_MB', value: 10, maxValue: 20 },
+    streamTags: ['a', 'b'],
+    rolloverSizeBytes: 1024,
+    timestampAggregationTimeout: 7,
+  }),
+);
+
+describe('StreamsRepository', () => {
+  it('inserts a stream and its companion in one statement, values in column order', async () => {
+    const { calls, repository, tx } = recorder();
+    await repository.insert(tx, 'scope', [
+      { name: 's', ownerStream: null, ownerReaderGroup: 'g', columns },
+      {
+        name: '_MARKs',
+        ownerStream: 's',
+        ownerReaderGroup: null,
+        columns: configurationColumns(INTERNAL_STREAM_CONFIGURATION),
+      },
+    ]);
+    expect(calls).toHaveLength(1);
+    const [{ sql, values }] = calls;
+    expect(sql).toContain(
+      'INSERT INTO streams (scope_name, name, owner_stream, owner_reader_group, state, scaling_type, min_segments, target_rate, scale_factor, retention_type, retention_min, retention_max, tags, rollover_size_bytes, timestamp_aggregation_timeout)',
+    );
+    expect(sql).toContain('($1, $2, $3,');
+    expect(sql).toContain('$15), ($16,');
+    expect(sql).toMatch(/\$30\)$/);
+    expect(values).toEqual([
+      ...['scope', 's', null, 'g', 'ACTIVE', 'BY_RATE_IN_EVENTS_PER_SEC', 3, 100, 2],
+      ...['LIMITED_SIZE_MB', 10, 20, ['a', 'b'], 1024, 7],
+      ...['scope', '_MARKs', 's', null, 'ACTIVE', 'FIXED_NUM_SEGMENTS', 1, null, null],
+      ...[null, null, null, [], 0, 0],
+    ]);
+  });
+
+  it('replaces every configuration column of a stream in one update', async () => {
+    const { calls, repository, tx } = recorder();
+    await repository.updateConfiguration(tx, 'scope', 's', columns);
+    expect(calls).toEqual([
+      {
+        sql:
+          'UPDATE streams SET scaling_type = $3, min_segments = $4, target_rate = $5, scale_factor = $6, ' +
+          'retention_type = $7, retention_min = $8, retention_max = $9, tags = $10, ' +
+          'rollover_size_bytes = $11, timestamp_aggregation_timeout = $12, updated_at = now() ' +
+          'WHERE scope_name = $1 AND name = $2',
+        values: [
+          'scope',
+          's',
+          'BY_RATE_IN_EVENTS_PER_SEC',
+          3,
+          100,
+          2,
+          'LIMITED_SIZE_MB',
+          10,
+          20,
+          ['a', 'b'],
+          1024,
+          7,
+        ],
+      },
+    ]);
+  });
+
+  it('lists with one query, passing the tag only to a tag filter', async () => {
+    const { calls, repository } = recorder();
+    await repository.findByScope('scope', { kind: 'user' });
+    await repository.findByScope('scope', { kind: 'internal' });
+    await repository.findByScope('scope', { kind: 'tag', tag: 't' });
+    expect(calls.map((c) => c.values)).toEqual([['scope'], ['scope'], ['scope', 't']]);
+    expect(calls[0].sql).toMatch(/WHERE scope_name = \$1 AND NOT name LIKE '\\_%' ORDER BY name$/);
+    expect(calls[1].sql).toMatch(/WHERE scope_name = \$1 AND name LIKE '\\_%' ORDER BY name$/);
+    expect(calls[2].sql).toContain(
+      `NOT name LIKE '\\_%' AND tags @> ARRAY[$2::text] ORDER BY name`,
+    );
+  });
+
+  it('reads int64 columns as numbers', async () => {
+    const row = {
+      scopeName: 'scope',
+      name: 's',
+      state: 'ACTIVE',
+      scalingType: 'FIXED_NUM_SEGMENTS',
+      minSegments: 1,
+      targetRate: null,
+      scaleFactor: null,
+      retentionType: 'LIMITED_DAYS',
+      retentionMin: '1440',
+      retentionMax: null,
+      tags: [],
+      rolloverSizeBytes: '9007199254740991',
+      timestampAggregationTimeout: '0',
+    };
+    const { repository } = recorder([row]);
+    await expect(repository.findOne('scope', 's')).resolves.toEqual({
+      ...row,
+      retentionMin: 1440,
+      rolloverSizeBytes: Number.MAX_SAFE_INTEGER,
+      timestampAggregationTimeout: 0,
+    });
+  });
+});
