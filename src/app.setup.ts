@@ -45,6 +45,8 @@ export function logLevelsFrom(level: LogLevel): NestLogLevel[] {
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
+  // Nothing revalidates: hashing every answer for an ETag costs a few percent of a small read.
+  app.set('etag', false);
   app.use(requestId);
   app.use(helmet());
   if (config.CORS_ORIGINS) {
