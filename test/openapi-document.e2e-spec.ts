@@ -337,8 +337,24 @@ describe('The OpenAPI document (e2e, built service)', () => {
       ['getReaderGroup', ['200', '400', '404', '500', '503']],
       ['createReaderGroup', ['201', '400', '404', '409', '413', '415', '500', '503']],
       ['setReaderOffline', ['204', '400', '404', '500', '503']],
-    ])('%s answers exactly %j', (id, expected) => {
-      expect(codes(id).sort()).toEqual([...expected].sort());
+    ])('%s answers exactly %j, and 401, 403 and 429', (id, expected) => {
+      expect(codes(id).sort()).toEqual([...expected, '401', '403', '429'].sort());
+    });
+
+    it('offers HTTP Basic as an optional security scheme', () => {
+      const document = served as OpenApiDocument & {
+        security?: object[];
+        components: { securitySchemes?: Record<string, object> };
+      };
+      expect(document.components.securitySchemes?.basic).toMatchObject({
+        type: 'http',
+        scheme: 'basic',
+      });
+      expect(document.security).toEqual([{}, { basic: [] }]);
+      const unauthenticated = operationById(served, 'getStream').operation.responses['401'];
+      expect(unauthenticated.headers?.['WWW-Authenticate']).toBeDefined();
+      const limited = operationById(served, 'getStream').operation.responses['429'];
+      expect(limited.headers?.['Retry-After']).toBeDefined();
     });
 
     it('documents the success bodies of the contract', () => {

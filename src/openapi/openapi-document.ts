@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ACCESS_STATUSES, problemResponse } from '../common/http/api-problem-responses';
 import { HEALTH_DETAILS_SCHEMA } from '../health/dto/health-result.dto';
 
 /** The contract's four tags, with its descriptions. */
@@ -27,6 +28,10 @@ Errors the contract lists (404, 409, 412, 500) have an empty body unless the req
 includes \`application/problem+json\`; 400, 413, 415 and 503 always carry an RFC 9457 problem \
 document. Operations marked \`x-extension\` are additions to the contract.`;
 
+const AUTH_DESCRIPTION =
+  'HTTP Basic, when the service runs with AUTH_ENABLED: accounts and their ACLs come from ' +
+  'its accounts file, and each operation needs the permission the reference controller asks for.';
+
 function documentConfig(): Omit<OpenAPIObject, 'paths'> {
   const builder = new DocumentBuilder()
     .setTitle('Tributary controller admin REST API')
@@ -34,9 +39,18 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
     .setVersion(API_VERSION)
     .setLicense('Apache 2.0', 'https://www.apache.org/licenses/LICENSE-2.0');
   for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
+  builder
+    .addBasicAuth({ type: 'http', scheme: 'basic', description: AUTH_DESCRIPTION }, 'basic')
+    // Any operation may answer these once authentication or rate limits are turned on.
+    .addGlobalResponse(...ACCESS_STATUSES.map(problemResponse));
   const config = builder.build();
+  // Credentials are optional: authentication is off unless the operator turns it on.
+  config.security = [{}, { basic: [] }];
   // A named map of strings: no DTO class can describe it, so it joins the scanned schemas here.
-  config.components = { schemas: { HealthDetails: { ...HEALTH_DETAILS_SCHEMA } } };
+  config.components = {
+    ...config.components,
+    schemas: { HealthDetails: { ...HEALTH_DETAILS_SCHEMA } },
+  };
   return config;
 }
 

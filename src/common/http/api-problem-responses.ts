@@ -69,6 +69,36 @@ const PROBLEM_RESPONSES: Record<number, ProblemResponse> = {
       instance: '/v1/scopes',
     },
   },
+  401: {
+    meaning:
+      'With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. ' +
+      '`WWW-Authenticate` asks for HTTP Basic.',
+    example: {
+      code: 'UNAUTHENTICATED',
+      detail: 'Valid credentials are required (HTTP Basic)',
+      instance: '/v1/scopes',
+    },
+  },
+  403: {
+    meaning:
+      'With authentication on: the account lacks the permission this operation needs on ' +
+      'its resource (`prn::/scope:S/stream:T`, ...).',
+    example: {
+      code: 'PERMISSION_DENIED',
+      detail: 'READ_UPDATE on prn::/ is required',
+      instance: '/v1/scopes',
+    },
+  },
+  429: {
+    meaning:
+      'Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed ' +
+      'logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds.',
+    example: {
+      code: 'TOO_MANY_AUTH_FAILURES',
+      detail: 'Too many failed logins from this client; retry later',
+      instance: '/v1/scopes',
+    },
+  },
   500: {
     meaning: 'Internal error: a bug, logged with the request id; no internals are revealed.',
     example: {
@@ -90,7 +120,7 @@ const PROBLEM_RESPONSES: Record<number, ProblemResponse> = {
 };
 
 /** These always carry a problem document; the others only when the request asks for one. */
-const ALWAYS_A_PROBLEM = new Set([400, 413, 415, 503]);
+const ALWAYS_A_PROBLEM = new Set([400, 401, 403, 413, 415, 429, 503]);
 const ON_REQUEST =
   " The body is empty unless the request's `Accept` includes `application/problem+json`; " +
   'then it is a problem document.';
@@ -102,7 +132,17 @@ const RETRY_AFTER: HeadersObject = {
   },
 };
 
-function problemResponse(status: number): Parameters<typeof ApiResponse>[0] {
+const CHALLENGE: HeadersObject = {
+  'WWW-Authenticate': {
+    description: 'The challenge: `Basic realm="tributary", charset="UTF-8"`.',
+    schema: { type: 'string' },
+  },
+};
+
+/** What any operation may answer when authentication or rate limits are on. */
+export const ACCESS_STATUSES = [401, 403, 429];
+
+export function problemResponse(status: number): Parameters<typeof ApiResponse>[0] {
   const described = PROBLEM_RESPONSES[status];
   if (!described) throw new Error(`ApiProblemResponses: no problem response for ${status}`);
   const { meaning, example } = described;
@@ -121,7 +161,8 @@ function problemResponse(status: number): Parameters<typeof ApiResponse>[0] {
         },
       },
     },
-    ...(status === 503 ? { headers: RETRY_AFTER } : {}),
+    ...(status === 503 || status === 429 ? { headers: RETRY_AFTER } : {}),
+    ...(status === 401 ? { headers: CHALLENGE } : {}),
   };
 }
 
