@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ReaderGroupsModule } from './reader-groups/reader-groups.module';
 import { ScopesModule } from './scopes/scopes.module';
 import { StreamsModule } from './streams/streams.module';
@@ -23,6 +24,7 @@ export class AppModule {
         StreamsModule,
         ReaderGroupsModule,
         HealthModule,
+        MetricsModule.forRoot(config.METRICS_ENABLED),
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -4,6 +4,8 @@ import { jsonBody } from './common/http/json-body.middleware';
 import { TimedExpressAdapter } from './common/http/timed-express.adapter';
 import { requestId } from './common/http/request-id.middleware';
 import { AppConfig, LOG_LEVELS, LogLevel } from './config/app-config';
+import { httpMetrics } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
 import { serveApiDocs } from './openapi/openapi-document';
 
 /** Options every Nest application of this service is created with (production and tests). */
@@ -24,12 +26,14 @@ export function logLevelsFrom(level: LogLevel): NestLogLevel[] {
 }
 
 /**
- * The HTTP edge shared by production and tests: request ids, then the JSON body gate; and the
+ * The HTTP edge shared by production and tests: request ids, the request metrics (before the
+ * JSON body gate, so they see every request, refused ones included), then the gate; and the
  * API document with Swagger UI (`/openapi.json`, `/openapi.yaml`, `/docs`).
  */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.disable('x-powered-by');
   app.use(requestId);
+  if (config.METRICS_ENABLED) app.use(httpMetrics(app.get(MetricsService)));
   app.use(jsonBody(config.MAX_BODY_BYTES));
   serveApiDocs(app);
 }

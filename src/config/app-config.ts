@@ -1,5 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import {
+  IsBoolean,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -16,6 +17,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : value;
+  return text === 'true' ? true : text === 'false' ? false : value;
+};
 const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
@@ -41,6 +46,11 @@ export class AppConfig {
   @Transform(({ value }: { value: unknown }) => (value === 'info' ? 'log' : value))
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'log';
+
+  /** Prometheus metrics at `GET /metrics`; when false the route does not exist (404). */
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'METRICS_ENABLED must be true or false' })
+  METRICS_ENABLED = true;
 
   /** Where the embedded PostgreSQL keeps its files. */
   @IsString()
