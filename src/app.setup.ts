@@ -1,11 +1,15 @@
-import { LogLevel as NestLogLevel } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
 import { jsonBody } from './common/http/json-body.middleware';
 import { TimedExpressAdapter } from './common/http/timed-express.adapter';
 import { requestId } from './common/http/request-id.middleware';
-import { AppConfig, LOG_LEVELS, LogLevel } from './config/app-config';
+import { AppConfig } from './config/app-config';
+import { createLogger } from './logging/logger';
+import { requestLogger } from './logging/request-logger.middleware';
+import { httpMetrics } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
 import { serveApiDocs } from './openapi/openapi-document';
 
 /** Options every Nest application of this service is created with (production and tests). */
@@ -33,21 +37,24 @@ function corsOrigins(config: AppConfig): string[] | boolean {
   return origins.includes('*') ? true : origins.filter(Boolean);
 }
 
-/** The log levels at `level` and above in severity. */
-export function logLevelsFrom(level: LogLevel): NestLogLevel[] {
-  return LOG_LEVELS.slice(0, LOG_LEVELS.indexOf(level) + 1);
-}
-
 /**
- * The HTTP edge shared by production and tests: request ids, security headers, CORS when
- * configured, then the JSON body gate; and the API document with Swagger UI
- * (`/openapi.json`, `/openapi.yaml`, `/docs`).
+ * The HTTP edge shared by production and tests: request ids, the request log line and the
+ * request metrics (first, so they see every request, refused ones included), security headers,
+ * CORS when configured, then the JSON body gate; and the API document with Swagger UI
+ * (`/openapi.json`, `/openapi.yaml`, `/docs`). `logger` receives the request lines (by default
+ * a logger of its own at LOG_LEVEL on stdout).
  */
-export function configureApp(app: NestExpressApplication, config: AppConfig): void {
+export function configureApp(
+  app: NestExpressApplication,
+  config: AppConfig,
+  logger: Logger = createLogger(config.LOG_LEVEL),
+): void {
   app.disable('x-powered-by');
   // Nothing revalidates: hashing every answer for an ETag costs a few percent of a small read.
   app.set('etag', false);
   app.use(requestId);
+  app.use(requestLogger(logger));
+  if (config.METRICS_ENABLED) app.use(httpMetrics(app.get(MetricsService)));
   app.use(helmet());
   if (config.CORS_ORIGINS) {
     app.enableCors({

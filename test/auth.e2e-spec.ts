@@ -299,6 +299,19 @@ describe('Authentication and permissions (e2e)', () => {
     await t.http.get('/v1/scopes/missing').set('Authorization', basic('admin')).expect(404);
   });
 
+  it('counts refusals by reason in the metrics', async () => {
+    const scrape = (await t.http.get('/metrics').expect(200)).text;
+    const count = (reason: string): number =>
+      Number(
+        new RegExp(`tributary_auth_failures_total\\{reason="${reason}"\\} (\\d+)`).exec(
+          scrape,
+        )?.[1] ?? 0,
+      );
+    expect(count('missing_credentials')).toBeGreaterThanOrEqual(CASES.length);
+    expect(count('invalid_credentials')).toBeGreaterThanOrEqual(2 * CASES.length);
+    expect(count('forbidden')).toBeGreaterThan(0);
+  });
+
   it('keeps health (but details) and the probes open', async () => {
     for (const path of [
       '/v1/health',

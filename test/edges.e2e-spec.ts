@@ -168,6 +168,9 @@ describe('Security headers, CORS and rate limits (e2e)', () => {
     expect(Number(limited!.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited!.body).toMatchObject({ status: 429 });
     for (const path of ['/ping', '/livez', '/readyz']) await t.http.get(path).expect(200);
+    const scrape = (await t.http.get('/metrics').expect(200)).text;
+    const limitedCount = Number(/^tributary_rate_limited_total (\d+)$/m.exec(scrape)?.[1]);
+    expect(limitedCount).toBe(statuses.filter((status) => status === 429).length);
   });
 
   it('keeps CORS and rate limits off by default', async () => {

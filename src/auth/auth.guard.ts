@@ -4,7 +4,8 @@ import type { Request } from 'express';
 import { AppConfig } from '../config/app-config';
 import { Permission } from './acl';
 import { ACCESS_RULE, AccessRule, PathParams } from './access.decorator';
-import { PermissionDeniedError } from './auth.errors';
+import { MetricsService } from '../metrics/metrics.service';
+import { PermissionDeniedError, TooManyAuthFailuresError } from './auth.errors';
 import { AuthService, Principal } from './auth.service';
 import { ROOT_RESOURCE } from './resources';
 
@@ -30,6 +31,7 @@ export class AuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
     private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -42,11 +44,21 @@ export class AuthGuard implements CanActivate {
     if (rule.health && this.config.AUTH_HEALTH_OPEN) return true;
 
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const principal = await this.auth.authenticate(req.headers.authorization, req.ip ?? '');
+    const principal = await this.auth
+      .authenticate(req.headers.authorization, req.ip ?? '')
+      .catch((error: unknown) => {
+        if (error instanceof TooManyAuthFailuresError) this.metrics.rateLimited();
+        else
+          this.metrics.authFailed(
+            req.headers.authorization ? 'invalid_credentials' : 'missing_credentials',
+          );
+        throw error;
+      });
     req.principal = principal.name;
     req.access = principal;
     const resource = rule.resource(req.params as PathParams);
     if (!principal.allows(resource, rule.permission)) {
+      this.metrics.authFailed('forbidden');
       throw new PermissionDeniedError(rule.permission, resource);
     }
     return true;

@@ -10,7 +10,16 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'log',
       DATA_DIR: './data',
       MAX_BODY_BYTES: 1048576,
+      METRICS_ENABLED: true,
     });
+  });
+
+  it.each([
+    ['false', false],
+    ['FALSE', false],
+    ['true', true],
+  ])('reads METRICS_ENABLED=%s', (value, expected) => {
+    expect(loadConfig({ METRICS_ENABLED: value }).METRICS_ENABLED).toBe(expected);
   });
 
   it('reads numbers, urls and levels from strings', () => {
@@ -39,6 +48,7 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['DATABASE_URL', 'mysql://x'],
     ['MAX_BODY_BYTES', '0'],
+    ['METRICS_ENABLED', 'yes'],
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(InvalidConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));

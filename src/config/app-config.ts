@@ -44,9 +44,15 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  /** The least severe level logged (JSON lines on stdout); `info` is another name of `log`. */
   @Transform(({ value }: { value: unknown }) => (value === 'info' ? 'log' : value))
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'log';
+
+  /** Prometheus metrics at `GET /metrics`; when false the route does not exist (404). */
+  @Transform(toBool)
+  @IsBoolean({ message: 'METRICS_ENABLED must be true or false' })
+  METRICS_ENABLED = true;
 
   /** Where the embedded PostgreSQL keeps its files. */
   @IsString()

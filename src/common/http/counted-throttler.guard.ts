@@ -1,0 +1,31 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  ThrottlerLimitDetail,
+} from '@nestjs/throttler';
+import type { ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
+import { MetricsService } from '../../metrics/metrics.service';
+
+/** The rate limiter, counting what it refuses in `tributary_rate_limited_total`. */
+@Injectable()
+export class CountedThrottlerGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly metrics: MetricsService,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    this.metrics.rateLimited();
+    return super.throwThrottlingException(context, detail);
+  }
+}

@@ -1,0 +1,60 @@
+import type { Application, Request } from 'express';
+import { match } from 'path-to-regexp';
+
+/** The route label of a request that no route or mounted handler answered (mostly 404s). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+interface RouteEntry {
+  template: string;
+  methods: Record<string, boolean>;
+  matches(path: string): boolean;
+}
+
+interface RouterStack {
+  router?: { stack?: { route?: { path: unknown; methods: Record<string, boolean> } }[] };
+}
+
+const routesOfApp = new WeakMap<Application, RouteEntry[]>();
+
+/** The application's routes, read once from its router after Nest registered them. */
+function routesOf(app: Application): RouteEntry[] {
+  let routes = routesOfApp.get(app);
+  if (!routes) {
+    routes = ((app as RouterStack).router?.stack ?? []).flatMap(({ route }) => {
+      if (!route || typeof route.path !== 'string') return [];
+      // As Express matches them by default: case-insensitive, with an optional trailing slash.
+      const matcher = match(route.path, { sensitive: false, trailing: true, decode: false });
+      return [{ template: route.path, methods: route.methods, matches: (p) => !!matcher(p) }];
+    });
+    routesOfApp.set(app, routes);
+  }
+  return routes;
+}
+
+const handles = (methods: Record<string, boolean>, method: string): boolean =>
+  methods._all || methods[method] || (method === 'head' && methods.get) || false;
+
+/** The template of the route that would serve this method and path, as Express picks it. */
+function lookUp(req: Request): string | undefined {
+  if (!req.app) return undefined;
+  const method = req.method.toLowerCase();
+  const path = req.originalUrl.split('?', 1)[0];
+  return routesOf(req.app).find((route) => handles(route.methods, method) && route.matches(path))
+    ?.template;
+}
+
+/**
+ * The route template of a request (`/v1/scopes/:scopeName`), never its raw path, so it can
+ * label metrics with bounded cardinality:
+ * - the route that served it;
+ * - `<mount>/*` when a mounted handler answered it (Swagger UI's files under `/docs`);
+ * - the route it was meant for when the edge refused it before routing (a body of the wrong
+ *   type or size), and also before the request has been routed at all;
+ * - {@link UNMATCHED_ROUTE} otherwise.
+ */
+export function routeTemplate(req: Request): string {
+  const route = req.route as { path?: unknown } | undefined;
+  if (route && typeof route.path === 'string') return req.baseUrl + route.path;
+  if (req.baseUrl) return `${req.baseUrl}/*`;
+  return lookUp(req) ?? UNMATCHED_ROUTE;
+}

@@ -1,0 +1,94 @@
+import express from 'express';
+import request from 'supertest';
+import { eventually } from '../../test/support/eventually';
+import { LogCapture, LogLine } from '../../test/support/log-capture';
+import { requestId, RequestWithId } from '../common/http/request-id.middleware';
+import { LogLevel } from '../config/app-config';
+import { createLogger } from './logger';
+import { requestLogger } from './request-logger.middleware';
+
+/** Our edge's order (request id, then the log line), and a stand-in for the auth guard. */
+function loggedApp(level: LogLevel) {
+  const out = new LogCapture();
+  const app = express();
+  app.use(requestId);
+  app.use(requestLogger(createLogger(level, out)));
+  app.use((req, _res, next) => {
+    const principal = req.header('X-Test-Principal');
+    if (principal) (req as RequestWithId).principal = principal;
+    next();
+  });
+  app.get('/things/:id', (_req, res) => res.json({ ok: true }));
+  app.get('/ping', (_req, res) => res.end());
+  app.get('/broken', (_req, res) => res.sendStatus(500));
+  return { out, http: request(app) };
+}
+
+describe('requestLogger', () => {
+  const lineOf = async (out: LogCapture, reqId: string): Promise<LogLine[]> => {
+    const written = () => Promise.resolve(out.lines.some((line) => line.reqId === reqId));
+    await eventually(written, true);
+    return out.lines.filter((line) => line.reqId === reqId);
+  };
+
+  it('writes one line per request with its id, route template, status, duration and client', async () => {
+    const { out, http } = loggedApp('log');
+    await http.get('/things/42?x=1').set('X-Request-Id', 'req-1').expect(200);
+    const lines = await lineOf(out, 'req-1');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        reqId: 'req-1',
+        method: 'GET',
+        route: '/things/:id',
+        path: '/things/42',
+        status: 200,
+        durationMs: expect.any(Number),
+        client: expect.stringMatching(/127\.0\.0\.1/),
+        principal: 'anonymous',
+        msg: 'GET /things/42 200',
+      }),
+    ]);
+    expect(lines[0]).not.toHaveProperty('req');
+    expect(lines[0]).not.toHaveProperty('res');
+  });
+
+  it('names the principal the authentication set', async () => {
+    const { out, http } = loggedApp('log');
+    await http.get('/things/1').set('X-Request-Id', 'req-2').set('X-Test-Principal', 'alice');
+    expect(await lineOf(out, 'req-2')).toEqual([expect.objectContaining({ principal: 'alice' })]);
+  });
+
+  it('logs failures at error level', async () => {
+    const { out, http } = loggedApp('log');
+    await http.get('/broken').set('X-Request-Id', 'req-3').expect(500);
+    expect(await lineOf(out, 'req-3')).toEqual([
+      expect.objectContaining({ level: 'error', route: '/broken', status: 500 }),
+    ]);
+  });
+
+  it('logs probes at debug level only', async () => {
+    const quiet = loggedApp('log');
+    await quiet.http.get('/ping').set('X-Request-Id', 'probe-1').expect(200);
+    await quiet.http.get('/things/1').set('X-Request-Id', 'after-probe').expect(200);
+    await lineOf(quiet.out, 'after-probe');
+    expect(quiet.out.lines.filter((line) => line.reqId === 'probe-1')).toEqual([]);
+
+    const verbose = loggedApp('debug');
+    await verbose.http.get('/ping').set('X-Request-Id', 'probe-2').expect(200);
+    expect(await lineOf(verbose.out, 'probe-2')).toEqual([
+      expect.objectContaining({ level: 'debug', route: '/ping' }),
+    ]);
+  });
+
+  it('never writes headers: credentials and cookies stay out', async () => {
+    const { out, http } = loggedApp('verbose');
+    await http
+      .get('/things/1')
+      .set('X-Request-Id', 'req-4')
+      .set('Authorization', 'Basic YWxpY2U6czNjcjN0')
+      .set('Cookie', 'session=s3cr3t-cookie');
+    await lineOf(out, 'req-4');
+    expect(out.text).not.toMatch(/YWxpY2U6czNjcjN0|s3cr3t/);
+  });
+});

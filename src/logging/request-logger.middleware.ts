@@ -1,0 +1,74 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Level, Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { RequestWithId } from '../common/http/request-id.middleware';
+import { routeTemplate } from '../common/http/route-template';
+import { METRICS_PATH } from '../metrics/metrics.controller';
+
+/** The principal of a request that no authentication named. */
+export const ANONYMOUS = 'anonymous';
+
+/** Frequent, and only of interest when something is wrong: the probes and the scrape. */
+export const QUIET_ROUTES: ReadonlySet<string> = new Set([
+  '/ping',
+  '/livez',
+  '/readyz',
+  METRICS_PATH,
+]);
+
+/** What a request line says besides its level, time and request id. */
+export interface RequestLogFields {
+  method: string;
+  route: string;
+  /** The path without the query string. */
+  path: string;
+  status: number;
+  durationMs: number;
+  client: string | undefined;
+  principal: string;
+  /** Present when the client went away before the response was complete. */
+  aborted?: true;
+}
+
+const pathOf = (req: Request): string => req.originalUrl.split('?', 1)[0];
+const messageOf = (req: Request, res: Response): string =>
+  `${req.method} ${pathOf(req)} ${res.statusCode}`;
+
+function requestFields(req: RequestWithId, res: Response, durationMs: number): RequestLogFields {
+  return {
+    method: req.method,
+    route: routeTemplate(req),
+    path: pathOf(req),
+    status: res.statusCode,
+    durationMs,
+    client: req.ip ?? req.socket.remoteAddress,
+    principal: req.principal ?? ANONYMOUS,
+    ...(res.writableFinished ? {} : { aborted: true }),
+  };
+}
+
+function levelOf(req: Request, res: Response, error?: Error): Level {
+  if (QUIET_ROUTES.has(routeTemplate(req))) return 'debug';
+  return error || res.statusCode >= 500 ? 'error' : 'info';
+}
+
+/**
+ * One line per request when it ends, with the request id of `requestId` (which must run
+ * before), the route template, status, duration and principal; never headers or bodies.
+ * Probes and scrapes are logged at debug level.
+ */
+export function requestLogger(logger: Logger): RequestHandler {
+  const middleware = pinoHttp<RequestWithId, Response>({
+    logger,
+    quietReqLogger: true,
+    quietResLogger: true,
+    customLogLevel: levelOf,
+    customSuccessObject: (req, res, { responseTime }: { responseTime: number }) =>
+      requestFields(req, res, responseTime),
+    customErrorObject: (req, res, _error, { responseTime }: { responseTime: number }) =>
+      requestFields(req, res, responseTime),
+    customSuccessMessage: messageOf,
+    customErrorMessage: messageOf,
+  });
+  return (req, res, next) => middleware(req as RequestWithId, res, next);
+}

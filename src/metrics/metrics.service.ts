@@ -1,0 +1,141 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+
+/** Why a request failed authentication or authorization (a closed set: it labels a metric). */
+export type AuthFailureReason = 'missing_credentials' | 'invalid_credentials' | 'forbidden';
+
+/** The labels of a request's metrics. `route` is a template, never a raw path. */
+export interface RequestLabels {
+  method: string;
+  route: string;
+  status: number;
+}
+
+type PoolCounts = Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
+
+/** Seconds: from 5 ms to 10 s, prom-client's defaults, which fit an API backed by SQL. */
+export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The service's Prometheus metrics, in a registry of this application's own (so several
+ * applications in one process never share or collide). Other parts of the service report
+ * through its methods: {@link requestStarted}, {@link authFailed}, {@link rateLimited}.
+ */
+@Injectable()
+export class MetricsService implements OnModuleDestroy {
+  readonly registry = new Registry();
+
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly durations = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to the end of its response, in seconds',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly inFlight = new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'HTTP requests received and not yet answered (scrapes excluded)',
+    registers: [this.registry],
+  });
+
+  private readonly authFailures = new Counter({
+    name: 'tributary_auth_failures_total',
+    help: 'Requests refused by authentication (401) or authorization (403), by reason',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly rateLimitedRequests = new Counter({
+    name: 'tributary_rate_limited_total',
+    help: 'Requests refused with 429 by a rate limit',
+    registers: [this.registry],
+  });
+
+  constructor(config: AppConfig, dataSource: DataSource) {
+    if (!config.METRICS_ENABLED) return;
+    collectDefaultMetrics({ register: this.registry });
+    this.poolGauge(
+      'tributary_db_pool_connections',
+      'Connections open in the pool',
+      dataSource,
+      (pool) => pool.totalCount,
+    );
+    this.poolGauge(
+      'tributary_db_pool_idle_connections',
+      'Connections open in the pool and idle',
+      dataSource,
+      (pool) => pool.idleCount,
+    );
+    this.poolGauge(
+      'tributary_db_pool_waiting_requests',
+      'Queries waiting for a connection of the pool',
+      dataSource,
+      (pool) => pool.waitingCount,
+    );
+    new Gauge({
+      name: 'tributary_db_pool_max_connections',
+      help: 'Most connections the pool opens (DB_POOL_SIZE)',
+      registers: [this.registry],
+    }).set(config.DB_POOL_SIZE);
+  }
+
+  /** Call when a request arrives; call the function it returns once with its labels when it ends. */
+  requestStarted(): (labels: RequestLabels) => void {
+    this.inFlight.inc();
+    const endTimer = this.durations.startTimer();
+    return ({ method, route, status }) => {
+      const labels = { method, route, status: String(status) };
+      this.inFlight.dec();
+      endTimer(labels);
+      this.requests.inc(labels);
+    };
+  }
+
+  /** A request refused with 401 or 403. */
+  authFailed(reason: AuthFailureReason): void {
+    this.authFailures.inc({ reason });
+  }
+
+  /** A request refused with 429. */
+  rateLimited(): void {
+    this.rateLimitedRequests.inc();
+  }
+
+  /** Every metric in Prometheus' text format; the pool gauges are read now. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  onModuleDestroy(): void {
+    this.registry.clear();
+  }
+
+  /** A gauge read from the pg pool behind TypeORM at each scrape (0 while there is none). */
+  private poolGauge(
+    name: string,
+    help: string,
+    dataSource: DataSource,
+    read: (pool: PoolCounts) => number,
+  ): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        const pool = (dataSource.driver as { master?: PoolCounts }).master;
+        this.set(pool ? read(pool) : 0);
+      },
+    });
+  }
+}

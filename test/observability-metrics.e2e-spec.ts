@@ -1,0 +1,183 @@
+import { AddressInfo, connect, Socket } from 'node:net';
+import { UNMATCHED_ROUTE } from '../src/common/http/route-template';
+import { METRICS_PATH } from '../src/metrics/metrics.controller';
+import { DURATION_BUCKETS, MetricsService } from '../src/metrics/metrics.service';
+import { eventually } from './support/eventually';
+import { createScope, uniqueName } from './support/factories';
+import { parseSamples, Sample, samplesOf, valueOf } from './support/prometheus';
+import { startTestApp, TestApp } from './support/test-app';
+
+/** issue 7, observability: Prometheus metrics at /metrics. */
+describe('Metrics (e2e)', () => {
+  let t: TestApp;
+  const scrape = async (app: TestApp = t): Promise<Sample[]> => {
+    const res = await app.http
+      .get(METRICS_PATH)
+      .expect(200)
+      .expect('Content-Type', /^text\/plain; version=0\.0\.4/);
+    return parseSamples(res.text);
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  describe('after traffic', () => {
+    let samples: Sample[];
+    let scopeName: string;
+
+    beforeAll(async () => {
+      scopeName = await createScope(t.http);
+      await createScope(t.http);
+      await createScope(t.http);
+      await t.http
+        .post(`/v1/scopes/${scopeName}/streams`)
+        .send({ streamName: 'orders' })
+        .expect(201);
+      await t.http.get(`/v1/scopes/${scopeName}/streams/orders`).expect(200);
+      await t.http.get(`/v1/scopes/${uniqueName('missing')}`).expect(404);
+      await t.http.get('/v1/no/such/route').expect(404);
+      await t.http.post('/v1/scopes').send({ scopeName: 'not a name!' }).expect(400);
+      await t.http.post('/v1/scopes').set('Content-Type', 'text/plain').send('x').expect(415);
+      await scrape(); // scrapes are not counted
+      samples = await scrape();
+    });
+
+    const requests = (method: string, route: string, status: number) =>
+      valueOf(samples, 'http_requests_total', { method, route, status: String(status) });
+
+    it('counts requests by method, route template and status', () => {
+      expect(requests('POST', '/v1/scopes', 201)).toBe(3);
+      expect(requests('POST', '/v1/scopes/:scopeName/streams', 201)).toBe(1);
+      expect(requests('GET', '/v1/scopes/:scopeName/streams/:streamName', 200)).toBe(1);
+      expect(requests('GET', '/v1/scopes/:scopeName', 404)).toBe(1);
+      expect(requests('POST', '/v1/scopes', 400)).toBe(1);
+      // Refused by the body gate before routing, still under the route it was meant for.
+      expect(requests('POST', '/v1/scopes', 415)).toBe(1);
+      expect(requests('GET', UNMATCHED_ROUTE, 404)).toBe(1);
+    });
+
+    it('labels by route template only: no raw path, and scrapes left out', () => {
+      const routes = new Set(samplesOf(samples, 'http_requests_total').map((s) => s.labels.route));
+      expect([...routes].sort()).toEqual(
+        [
+          '/v1/scopes',
+          '/v1/scopes/:scopeName',
+          '/v1/scopes/:scopeName/streams',
+          '/v1/scopes/:scopeName/streams/:streamName',
+          UNMATCHED_ROUTE,
+        ].sort(),
+      );
+      expect(samples.some((s) => Object.values(s.labels).some((v) => v.includes(scopeName)))).toBe(
+        false,
+      );
+    });
+
+    it('keeps a latency histogram with the same labels', () => {
+      const labels = { method: 'POST', route: '/v1/scopes', status: '201' };
+      const buckets = samplesOf(samples, 'http_request_duration_seconds_bucket', labels);
+      expect(buckets.map((b) => b.labels.le)).toEqual([...DURATION_BUCKETS.map(String), '+Inf']);
+      const counts = buckets.map((b) => b.value);
+      expect(counts).toEqual([...counts].sort((a, b) => a - b));
+      expect(counts.at(-1)).toBe(3);
+      expect(valueOf(samples, 'http_request_duration_seconds_count', labels)).toBe(3);
+      expect(valueOf(samples, 'http_request_duration_seconds_sum', labels)).toBeGreaterThan(0);
+    });
+
+    it('shows no request in flight when none is', () => {
+      expect(valueOf(samples, 'http_requests_in_flight')).toBe(0);
+    });
+
+    it("reads the database pool's use at scrape time", () => {
+      const total = valueOf(samples, 'tributary_db_pool_connections')!;
+      const idle = valueOf(samples, 'tributary_db_pool_idle_connections')!;
+      expect(total).toBeGreaterThanOrEqual(1);
+      expect(idle).toBeGreaterThanOrEqual(0);
+      expect(idle).toBeLessThanOrEqual(total);
+      expect(valueOf(samples, 'tributary_db_pool_waiting_requests')).toBe(0);
+      expect(valueOf(samples, 'tributary_db_pool_max_connections')).toBe(10);
+    });
+
+    it("adds the process' default metrics", () => {
+      for (const name of [
+        'process_cpu_user_seconds_total',
+        'process_resident_memory_bytes',
+        'process_start_time_seconds',
+        'nodejs_heap_size_used_bytes',
+        'nodejs_eventloop_lag_seconds',
+        'nodejs_active_handles_total',
+      ]) {
+        expect([name, valueOf(samples, name)]).toEqual([name, expect.any(Number)]);
+      }
+    });
+  });
+
+  it('counts a request in flight until it ends, even when the client goes away', async () => {
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const inFlight = async () => valueOf(await scrape(), 'http_requests_in_flight');
+    // A body that never finishes keeps its request in flight.
+    const socket: Socket = connect(port, '127.0.0.1', () =>
+      socket.write(
+        'POST /v1/scopes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 100\r\n\r\n{"scopeName"',
+      ),
+    );
+    socket.on('error', () => undefined);
+    try {
+      expect(await eventually(inFlight, 1)).toBe(1);
+    } finally {
+      socket.destroy();
+    }
+    expect(await eventually(inFlight, 0)).toBe(0);
+  });
+
+  it('shows what the auth guard and the rate limiter report', async () => {
+    const metrics = t.app.get(MetricsService);
+    metrics.authFailed('missing_credentials');
+    metrics.authFailed('invalid_credentials');
+    metrics.authFailed('invalid_credentials');
+    metrics.authFailed('forbidden');
+    metrics.rateLimited();
+    const samples = await scrape();
+    const failures = (reason: string) =>
+      valueOf(samples, 'tributary_auth_failures_total', { reason });
+    expect(failures('missing_credentials')).toBe(1);
+    expect(failures('invalid_credentials')).toBe(2);
+    expect(failures('forbidden')).toBe(1);
+    expect(valueOf(samples, 'tributary_rate_limited_total')).toBe(1);
+  });
+
+  describe('turned off', () => {
+    let off: TestApp;
+
+    beforeAll(async () => {
+      off = await startTestApp({ METRICS_ENABLED: 'false' });
+    });
+    afterAll(() => off.close());
+
+    it('has no /metrics route, and still serves the API', async () => {
+      await off.http.get(METRICS_PATH).expect(404);
+      await createScope(off.http);
+    });
+
+    it("never counts into another application's registry", async () => {
+      const before = valueOf(await scrape(), 'http_requests_total', {
+        method: 'POST',
+        route: '/v1/scopes',
+        status: '201',
+      });
+      await createScope(off.http);
+      const after = valueOf(await scrape(), 'http_requests_total', {
+        method: 'POST',
+        route: '/v1/scopes',
+        status: '201',
+      });
+      expect(after).toBe(before);
+      expect(
+        await off.app.get(MetricsService).registry.getSingleMetricAsString('http_requests_total'),
+      ).not.toMatch(/^http_requests_total\{/m);
+    });
+  });
+});
