@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
 import { CountedThrottlerGuard } from './common/http/counted-throttler.guard';
@@ -29,6 +30,7 @@ export class AppModule {
           skipIf: () => config.RATE_LIMIT_PER_MINUTE === 0,
         }),
         AuthModule,
+        AuditModule,
         DatabaseModule,
         ScopesModule,
         StreamsModule,

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { jsonBody } from './common/http/json-body.middleware';
 import { TimedExpressAdapter } from './common/http/timed-express.adapter';
+import { requestContext } from './common/http/request-context';
 import { requestId } from './common/http/request-id.middleware';
 import { AppConfig } from './config/app-config';
 import { createLogger } from './logging/logger';
@@ -53,6 +54,7 @@ export function configureApp(
   // Nothing revalidates: hashing every answer for an ETag costs a few percent of a small read.
   app.set('etag', false);
   app.use(requestId);
+  app.use(requestContext);
   app.use(requestLogger(logger));
   if (config.METRICS_ENABLED) app.use(httpMetrics(app.get(MetricsService)));
   app.use(helmet());

@@ -148,12 +148,16 @@ describe('The OpenAPI document (e2e, built service)', () => {
       }
     });
 
-    it('marks the reader-group writes and the probes, and only them, as extensions', () => {
+    it('marks the reader-group writes, the probes and the audit list, and only them, as extensions', () => {
       const extensions = documentedOperations(served)
         .filter((o) => o.operation['x-extension'] === true)
         .map((o) => o.operation.operationId);
       expect(extensions.sort()).toEqual(
-        [...CONTRACT.extensionOperationIds, ...CONTRACT.probeOperationIds].sort(),
+        [
+          ...CONTRACT.extensionOperationIds,
+          ...CONTRACT.probeOperationIds,
+          ...CONTRACT.auditOperationIds,
+        ].sort(),
       );
       for (const id of CONTRACT.extensionOperationIds) {
         expect(operationById(served, id).operation.tags).toEqual(['ReaderGroups']);

@@ -1,10 +1,11 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
+import { AuditEntry, AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import { Permission } from './acl';
 import { ACCESS_RULE, AccessRule, PathParams } from './access.decorator';
-import { MetricsService } from '../metrics/metrics.service';
 import { PermissionDeniedError, TooManyAuthFailuresError } from './auth.errors';
 import { AuthService, Principal } from './auth.service';
 import { ROOT_RESOURCE } from './resources';
@@ -23,15 +24,19 @@ const UNDECLARED: AccessRule = {
 
 /**
  * With AUTH_ENABLED, every route needs credentials (401) and the permission its
- * {@link Access} rule names (403), before any other check runs.
+ * {@link Access} rule names (403), before any other check runs. Refusals are counted in the
+ * metrics and recorded in the audit trail.
  */
 @Injectable()
 export class AuthGuard implements CanActivate {
+  private readonly logger = new Logger(AuthGuard.name);
+
   constructor(
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
     private readonly config: AppConfig,
     private readonly metrics: MetricsService,
+    private readonly audit: AuditService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -44,23 +49,38 @@ export class AuthGuard implements CanActivate {
     if (rule.health && this.config.AUTH_HEALTH_OPEN) return true;
 
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const attempt: AuditEntry = {
+      operation: context.getHandler().name,
+      resource: rule.resource(req.params as PathParams),
+    };
     const principal = await this.auth
       .authenticate(req.headers.authorization, req.ip ?? '')
-      .catch((error: unknown) => {
-        if (error instanceof TooManyAuthFailuresError) this.metrics.rateLimited();
-        else
-          this.metrics.authFailed(
-            req.headers.authorization ? 'invalid_credentials' : 'missing_credentials',
-          );
+      .catch(async (error: unknown) => {
+        if (error instanceof TooManyAuthFailuresError) {
+          this.metrics.rateLimited();
+        } else {
+          const reason = req.headers.authorization ? 'invalid_credentials' : 'missing_credentials';
+          this.metrics.authFailed(reason);
+          await this.recordDenied(attempt);
+        }
         throw error;
       });
     req.principal = principal.name;
     req.access = principal;
-    const resource = rule.resource(req.params as PathParams);
-    if (!principal.allows(resource, rule.permission)) {
+    if (!principal.allows(attempt.resource, rule.permission)) {
       this.metrics.authFailed('forbidden');
-      throw new PermissionDeniedError(rule.permission, resource);
+      await this.recordDenied(attempt);
+      throw new PermissionDeniedError(rule.permission, attempt.resource);
     }
     return true;
+  }
+
+  /** A refusal is recorded; if the database cannot take it, the refusal still stands. */
+  private async recordDenied(entry: AuditEntry): Promise<void> {
+    await this.audit.denied(entry).catch((error: unknown) => {
+      this.logger.warn(
+        `could not record a denied request: ${error instanceof Error ? error.message : ''}`,
+      );
+    });
   }
 }

@@ -1,3 +1,5 @@
+import { AuditEntry, AuditService } from '../audit/audit.service';
+import { readerGroupResource } from '../auth/resources';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -31,6 +33,7 @@ export class ReaderGroupsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly scopes: ScopesService,
     private readonly streams: StreamsService,
+    private readonly audit: AuditService,
   ) {}
 
   /** Creates the group, its `_RG` stream (with companion) and its stream list in one transaction. */
@@ -57,6 +60,11 @@ export class ReaderGroupsService {
              FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS r (stream_scope, stream_name, position)`,
           [scope, group, refs.map((r) => r.scope), refs.map((r) => r.stream)],
         );
+        await this.audit.changed(tx, {
+          operation: 'createReaderGroup',
+          resource: readerGroupResource(scope, group),
+          after: { readerGroupName: group, streamList: refs.map(scopedName) },
+        });
       });
     } catch (error) {
       if (sqlState(error) === PgCode.uniqueViolation)
@@ -105,7 +113,8 @@ export class ReaderGroupsService {
 
   /** Deletes the group; its `_RG` stream, stream list and readers go with it (cascade). */
   async delete(scope: string, group: string): Promise<void> {
-    const deleted = await this.deleteRows(
+    const deleted = await this.change(
+      { operation: 'deleteReaderGroup', resource: readerGroupResource(scope, group) },
       `DELETE FROM reader_groups WHERE scope_name = $1 AND name = $2`,
       [scope, group],
     );
@@ -117,7 +126,12 @@ export class ReaderGroupsService {
     const problem = streamNameProblem(readerId);
     if (problem) throw InvalidRequestError.of('readerId', `readerId ${problem}`);
     try {
-      await this.dataSource.query(
+      await this.change(
+        {
+          operation: 'setReaderOnline',
+          resource: readerGroupResource(scope, group),
+          after: { readerId, online: true },
+        },
         `INSERT INTO reader_group_readers (scope_name, reader_group, reader_id) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING`,
         [scope, group, readerId],
@@ -129,7 +143,12 @@ export class ReaderGroupsService {
   }
 
   async readerOffline(scope: string, group: string, readerId: string): Promise<void> {
-    const removed = await this.deleteRows(
+    const removed = await this.change(
+      {
+        operation: 'setReaderOffline',
+        resource: readerGroupResource(scope, group),
+        after: { readerId, online: false },
+      },
       `DELETE FROM reader_group_readers WHERE scope_name = $1 AND reader_group = $2 AND reader_id = $3`,
       [scope, group, readerId],
     );
@@ -157,10 +176,16 @@ export class ReaderGroupsService {
     if (missing) throw new StreamNotFoundError(missing.scope, missing.stream);
   }
 
-  /** Runs a DELETE and returns how many rows it removed. */
-  private async deleteRows(sql: string, params: unknown[]): Promise<number> {
-    const [, count] = await this.dataSource.query<[unknown[], number]>(sql, params);
-    return count;
+  /**
+   * Runs one write and, when it changed a row, records it in the audit trail in the same
+   * transaction; returns how many rows it changed.
+   */
+  private change(entry: AuditEntry, sql: string, params: unknown[]): Promise<number> {
+    return this.dataSource.transaction(async (tx) => {
+      const { affected = 0 } = await tx.queryRunner!.query(sql, params, true);
+      if (affected > 0) await this.audit.changed(tx, entry);
+      return affected;
+    });
   }
 
   /** Says which is missing: the scope or the group. */

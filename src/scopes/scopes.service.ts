@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { scopeResource } from '../auth/resources';
 import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
 import { ScopePropertyDto } from './dto/scope-property.dto';
 import { ScopesListDto } from './dto/scopes-list.dto';
@@ -11,11 +13,22 @@ const toScopeProperty = (scope: ScopeEntity): ScopePropertyDto => ({ scopeName: 
 
 @Injectable()
 export class ScopesService {
-  constructor(@InjectRepository(ScopeEntity) private readonly scopes: Repository<ScopeEntity>) {}
+  constructor(
+    @InjectRepository(ScopeEntity) private readonly scopes: Repository<ScopeEntity>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly audit: AuditService,
+  ) {}
 
   async create(name: string): Promise<ScopePropertyDto> {
     try {
-      await this.scopes.insert({ name });
+      await this.dataSource.transaction(async (tx) => {
+        await tx.insert(ScopeEntity, { name });
+        await this.audit.changed(tx, {
+          operation: 'createScope',
+          resource: scopeResource(name),
+          after: { scopeName: name },
+        });
+      });
     } catch (error) {
       if (sqlState(error) === PgCode.uniqueViolation) throw new ScopeExistsError(name);
       throw error;
@@ -33,16 +46,18 @@ export class ScopesService {
     return { scopeName: name };
   }
 
-  /** One statement: the foreign keys of streams and reader groups refuse a scope in use. */
+  /** The foreign keys of streams and reader groups refuse a scope in use. */
   async delete(name: string): Promise<void> {
-    let deleted: number | null | undefined;
     try {
-      deleted = (await this.scopes.delete({ name })).affected;
+      await this.dataSource.transaction(async (tx) => {
+        const deleted = (await tx.delete(ScopeEntity, { name })).affected;
+        if (!deleted) throw new ScopeNotFoundError(name);
+        await this.audit.changed(tx, { operation: 'deleteScope', resource: scopeResource(name) });
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw new ScopeNotEmptyError(name);
       throw error;
     }
-    if (!deleted) throw new ScopeNotFoundError(name);
   }
 
   /** Throws {@link ScopeNotFoundError} unless the scope exists. */

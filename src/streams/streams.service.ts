@@ -1,3 +1,5 @@
+import { AuditService } from '../audit/audit.service';
+import { streamResource } from '../auth/resources';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -36,6 +38,7 @@ export class StreamsService {
     private readonly streams: StreamsRepository,
     private readonly scopes: ScopesService,
     private readonly history: StreamHistoryService,
+    private readonly audit: AuditService,
   ) {}
 
   /** Creates the stream and its `_MARK` companion in one transaction. */
@@ -43,10 +46,17 @@ export class StreamsService {
     const config = toStreamConfiguration(request);
     const name = request.streamName;
     try {
-      const created = await this.dataSource.transaction((tx) =>
-        this.insertWithCompanion(tx, scope, name, config, {}),
-      );
-      return toStreamProperty(created);
+      return await this.dataSource.transaction(async (tx) => {
+        const created = toStreamProperty(
+          await this.insertWithCompanion(tx, scope, name, config, {}),
+        );
+        await this.audit.changed(tx, {
+          operation: 'createStream',
+          resource: streamResource(scope, name),
+          after: created,
+        });
+        return created;
+      });
     } catch (error) {
       if (sqlState(error) === PgCode.uniqueViolation) throw new StreamExistsError(scope, name);
       if (isForeignKeyViolation(error)) throw new ScopeNotFoundError(scope);
@@ -76,9 +86,16 @@ export class StreamsService {
       const columns = configurationColumns(config);
       await this.streams.updateConfiguration(tx, scope, name, columns);
       await this.history.applyPolicy(tx, scope, name, config.scaling);
-      return { ...stream, ...columns };
+      const after = toStreamProperty({ ...stream, ...columns });
+      await this.audit.changed(tx, {
+        operation: 'updateStream',
+        resource: streamResource(scope, name),
+        before: toStreamProperty(stream),
+        after,
+      });
+      return after;
     });
-    return toStreamProperty(updated);
+    return updated;
   }
 
   /** Seals the stream and its companion; sealing a sealed stream changes nothing. */
@@ -94,6 +111,11 @@ export class StreamsService {
         ],
         { state: 'SEALED' },
       );
+      await this.audit.changed(tx, {
+        operation: 'updateStreamState',
+        resource: streamResource(scope, name),
+        after: { streamState: 'SEALED' },
+      });
     });
     return { streamState: 'SEALED' };
   }
@@ -104,6 +126,10 @@ export class StreamsService {
       const stream = await this.lockUserStream(tx, scope, name);
       if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
       await tx.delete(StreamEntity, { scopeName: scope, name });
+      await this.audit.changed(tx, {
+        operation: 'deleteStream',
+        resource: streamResource(scope, name),
+      });
     });
   }
 

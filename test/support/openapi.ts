@@ -49,6 +49,8 @@ export const CONTRACT = {
     'setReaderOnline',
     'setReaderOffline',
   ],
+  /** Ours: the audit trail's list. */
+  auditOperationIds: ['listAuditEvents'],
   /** Ours: the probe routes outside `/v1`. */
   probeOperationIds: ['ping', 'getLivez', 'getReadyz'],
   schemas: [

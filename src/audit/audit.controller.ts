@@ -1,0 +1,22 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiExtension, ApiTags } from '@nestjs/swagger';
+import { Needs } from '../auth/needs';
+import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { AuditService } from './audit.service';
+import { AuditEventsListDto } from './dto/audit-event.dto';
+import { AuditQueryDto } from './dto/audit-query.dto';
+
+@ApiTags('Scopes')
+@Controller('v1/audit')
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  /** Lists changes and denied requests, newest first (extension). */
+  @Get()
+  @Needs.readUpdateOnRoot()
+  @ApiExtension('x-extension', true)
+  @ApiProblemResponses(400, 500, 503)
+  async listAuditEvents(@Query() query: AuditQueryDto): Promise<AuditEventsListDto> {
+    return { auditEvents: await this.audit.list(query) };
+  }
+}

@@ -1,0 +1,240 @@
+import { basic, writeAccounts } from './support/accounts';
+import { startTestApp, TestApp } from './support/test-app';
+
+interface AuditEvent {
+  id: number;
+  time: number;
+  principal: string;
+  clientAddress?: string;
+  userAgent?: string;
+  requestId?: string;
+  operation: string;
+  resource: string;
+  outcome: 'SUCCEEDED' | 'DENIED';
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+const fixed = (minSegments: number) => ({
+  scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments },
+});
+
+/** issue 7: every change is in the audit trail, written in the same transaction as the change. */
+describe('Audit trail (e2e)', () => {
+  let t: TestApp;
+  const auditRows = async (): Promise<number> =>
+    (await t.sql<{ n: number }>('SELECT count(*)::int AS n FROM audit_events'))[0].n;
+  const events = async (query = ''): Promise<AuditEvent[]> =>
+    (
+      (await t.http.get(`/v1/audit?limit=1000${query}`).expect(200)).body as {
+        auditEvents: AuditEvent[];
+      }
+    ).auditEvents;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('records every change with who, from where, which request, and what changed', async () => {
+    const changes: Array<[string, () => ReturnType<TestApp['http']['get']>, number]> = [
+      ['createScope', () => t.http.post('/v1/scopes').send({ scopeName: 'a' }), 201],
+      [
+        'createStream',
+        () => t.http.post('/v1/scopes/a/streams').send({ streamName: 's', ...fixed(1) }),
+        201,
+      ],
+      ['createStream', () => t.http.post('/v1/scopes/a/streams').send({ streamName: 't' }), 201],
+      ['updateStream', () => t.http.put('/v1/scopes/a/streams/s').send(fixed(3)), 200],
+      [
+        'createReaderGroup',
+        () =>
+          t.http.post('/v1/scopes/a/readergroups').send({ readerGroupName: 'g', streams: ['t'] }),
+        201,
+      ],
+      ['setReaderOnline', () => t.http.put('/v1/scopes/a/readergroups/g/readers/r1'), 204],
+      ['setReaderOffline', () => t.http.delete('/v1/scopes/a/readergroups/g/readers/r1'), 204],
+      ['deleteReaderGroup', () => t.http.delete('/v1/scopes/a/readergroups/g'), 204],
+      [
+        'updateStreamState',
+        () => t.http.put('/v1/scopes/a/streams/s/state').send({ streamState: 'SEALED' }),
+        200,
+      ],
+      ['deleteStream', () => t.http.delete('/v1/scopes/a/streams/s'), 204],
+      [
+        'updateStreamState',
+        () => t.http.put('/v1/scopes/a/streams/t/state').send({ streamState: 'SEALED' }),
+        200,
+      ],
+      ['deleteStream', () => t.http.delete('/v1/scopes/a/streams/t'), 204],
+      ['deleteScope', () => t.http.delete('/v1/scopes/a'), 204],
+    ];
+    for (const [i, [operation, call, status]] of changes.entries()) {
+      const res = await call()
+        .set('X-Request-Id', `audit-${i}`)
+        .set('User-Agent', 'audit-test/1.0');
+      expect([operation, res.status]).toEqual([operation, status]);
+    }
+
+    const recorded = (await events()).reverse();
+    expect(recorded.map((e) => e.operation)).toEqual(changes.map(([operation]) => operation));
+    recorded.forEach((event, i) => {
+      expect(event).toMatchObject({
+        principal: 'anonymous',
+        requestId: `audit-${i}`,
+        userAgent: 'audit-test/1.0',
+        outcome: 'SUCCEEDED',
+        clientAddress: expect.any(String),
+        time: expect.any(Number),
+      });
+    });
+    expect(recorded.map((e) => e.resource)).toEqual([
+      'prn::/scope:a',
+      'prn::/scope:a/stream:s',
+      'prn::/scope:a/stream:t',
+      'prn::/scope:a/stream:s',
+      'prn::/scope:a/reader-group:g',
+      'prn::/scope:a/reader-group:g',
+      'prn::/scope:a/reader-group:g',
+      'prn::/scope:a/reader-group:g',
+      'prn::/scope:a/stream:s',
+      'prn::/scope:a/stream:s',
+      'prn::/scope:a/stream:t',
+      'prn::/scope:a/stream:t',
+      'prn::/scope:a',
+    ]);
+    const update = recorded[3];
+    expect(update.before).toMatchObject({ scalingPolicy: { minSegments: 1 } });
+    expect(update.after).toMatchObject({ scalingPolicy: { minSegments: 3 } });
+    expect(recorded[4].after).toEqual({ readerGroupName: 'g', streamList: ['a/t'] });
+  });
+
+  it('records nothing for refused changes or changes that change nothing', async () => {
+    await t.http.post('/v1/scopes').send({ scopeName: 'b' }).expect(201);
+    await t.http.post('/v1/scopes/b/streams').send({ streamName: 's' }).expect(201);
+    await t.http.put('/v1/scopes/b/streams/s/state').send({ streamState: 'SEALED' }).expect(200);
+    const before = await auditRows();
+    await t.http.post('/v1/scopes').send({ scopeName: 'b' }).expect(409);
+    await t.http.delete('/v1/scopes/b').expect(412);
+    await t.http.delete('/v1/scopes/missing').expect(404);
+    await t.http.put('/v1/scopes/b/streams/s').send(fixed(2)).expect(412);
+    await t.http.post('/v1/scopes/b/streams').send({ streamName: 'bad name' }).expect(400);
+    await t.http.put('/v1/scopes/b/streams/s/state').send({ streamState: 'SEALED' }).expect(200);
+    expect(await auditRows()).toBe(before);
+  });
+
+  it('rolls a change back when its audit record cannot be written', async () => {
+    await t.sql(`
+      CREATE FUNCTION refuse_doomed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.resource LIKE 'prn::/scope:doomed%' THEN RAISE EXCEPTION 'audit refused'; END IF;
+        RETURN NEW;
+      END $$`);
+    await t.sql(`CREATE TRIGGER refuse_doomed BEFORE INSERT ON audit_events
+                 FOR EACH ROW EXECUTE FUNCTION refuse_doomed()`);
+    try {
+      await t.http.post('/v1/scopes').send({ scopeName: 'doomed' }).expect(500);
+      await t.http.get('/v1/scopes/doomed').expect(404);
+      await t.http.post('/v1/scopes/b/streams').send({ streamName: 'kept' }).expect(201);
+      expect((await events('&resource=prn::/scope:b/stream:kept')).length).toBe(1);
+    } finally {
+      await t.sql('DROP TRIGGER refuse_doomed ON audit_events');
+    }
+  });
+
+  it('filters by resource, principal and time, newest first, within a limit', async () => {
+    const all = await events();
+    const times = all.map((e) => e.time);
+    expect(times).toEqual([...times].sort((x, y) => y - x));
+    const onStream = await events('&resource=prn::/scope:a/stream:s');
+    expect(onStream.map((e) => e.operation)).toEqual([
+      'deleteStream',
+      'updateStreamState',
+      'updateStream',
+      'createStream',
+    ]);
+    expect(await events('&principal=somebody')).toEqual([]);
+    expect((await t.http.get('/v1/audit?limit=2').expect(200)).body.auditEvents).toEqual(
+      all.slice(0, 2),
+    );
+    const middle = all[Math.floor(all.length / 2)].time;
+    const since = await events(`&from=${middle}`);
+    expect(since.every((e) => e.time >= middle)).toBe(true);
+    const until = await events(`&to=${middle}`);
+    expect(until.every((e) => e.time <= middle)).toBe(true);
+    expect(since.length + until.length).toBeGreaterThanOrEqual(all.length);
+  });
+
+  it('refuses bad queries with 400', async () => {
+    for (const query of [
+      'limit=0',
+      'limit=1001',
+      'limit=x',
+      'from=abc',
+      'to=1.5',
+      'from=9007199254740993',
+    ]) {
+      const res = await t.http.get(`/v1/audit?${query}`);
+      expect([query, res.status]).toEqual([query, 400]);
+    }
+  });
+});
+
+describe('Audit trail with authentication (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const file = await writeAccounts({
+      admin: 'prn::*,READ_UPDATE',
+      reader: 'prn::/scope:sales,READ',
+    });
+    t = await startTestApp({
+      AUTH_ENABLED: 'true',
+      AUTH_ACCOUNTS_FILE: file,
+      AUTH_MAX_FAILURES: '100',
+    });
+  });
+  afterAll(() => t.close());
+
+  it('records the principal of changes, and every denied request', async () => {
+    await t.http
+      .post('/v1/scopes')
+      .set('Authorization', basic('admin'))
+      .send({ scopeName: 'sales' })
+      .expect(201);
+    await t.http
+      .post('/v1/scopes')
+      .set('Authorization', basic('reader'))
+      .send({ scopeName: 'mine' })
+      .expect(403);
+    await t.http.get('/v1/scopes/sales').set('X-Request-Id', 'stranger-1').expect(401);
+    await t.http.get('/v1/audit').set('Authorization', basic('reader')).expect(403);
+
+    const res = await t.http.get('/v1/audit').set('Authorization', basic('admin')).expect(200);
+    const recorded = (res.body as { auditEvents: AuditEvent[] }).auditEvents.reverse();
+    expect(
+      recorded.map(({ principal, operation, resource, outcome }) => ({
+        principal,
+        operation,
+        resource,
+        outcome,
+      })),
+    ).toEqual([
+      {
+        principal: 'admin',
+        operation: 'createScope',
+        resource: 'prn::/scope:sales',
+        outcome: 'SUCCEEDED',
+      },
+      { principal: 'reader', operation: 'createScope', resource: 'prn::/', outcome: 'DENIED' },
+      {
+        principal: 'anonymous',
+        operation: 'getScope',
+        resource: 'prn::/scope:sales',
+        outcome: 'DENIED',
+      },
+      { principal: 'reader', operation: 'listAuditEvents', resource: 'prn::/', outcome: 'DENIED' },
+    ]);
+    expect(recorded[2].requestId).toBe('stranger-1');
+  });
+});
