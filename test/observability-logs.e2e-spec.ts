@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { UNMATCHED_ROUTE } from '../src/common/http/route-template';
 import { ANONYMOUS } from '../src/logging/request-logger.middleware';
 import { METRICS_PATH } from '../src/metrics/metrics.controller';
+import { basic, PASSWORD, writeAccounts } from './support/accounts';
 import { uniqueName } from './support/factories';
 import { LogLine, parseLogLines } from './support/log-capture';
 import { freePort, ServiceProcess } from './support/service-process';
@@ -127,5 +128,41 @@ describe('Logs of the built service (e2e)', () => {
     expect(output).not.toContain(credentials);
     expect(output).not.toContain(password);
     expect(output).not.toContain(cookie);
+  });
+});
+
+describe('Logs of the built service with authentication on (e2e)', () => {
+  it('names the principal of authenticated requests, and never a password', async () => {
+    const database = await createTestDatabase();
+    const accounts = await writeAccounts({ admin: 'prn::*,READ_UPDATE' });
+    const service = ServiceProcess.start({
+      PORT: String(await freePort()),
+      DATABASE_URL: database.url,
+      AUTH_ENABLED: 'true',
+      AUTH_ACCOUNTS_FILE: accounts,
+    });
+    try {
+      await service.ready();
+      const send = async (id: string, authorization: string) => {
+        const res = await fetch(`${service.baseUrl}/v1/scopes`, {
+          headers: { 'X-Request-Id': id, Authorization: authorization },
+        });
+        await res.arrayBuffer();
+        return res.status;
+      };
+      expect(await send('as-admin', basic('admin'))).toBe(200);
+      expect(await send('wrong-password', basic('admin', 'not-the-password'))).toBe(401);
+    } finally {
+      await service.stop();
+      await database.drop();
+    }
+    const output = service.output.join('');
+    const lines = parseLogLines(output);
+    const principalOf = (id: string) => lines.find((line) => line.reqId === id)?.principal;
+    expect(principalOf('as-admin')).toBe('admin');
+    expect(principalOf('wrong-password')).toBe(ANONYMOUS);
+    expect(output).not.toContain(PASSWORD);
+    expect(output).not.toContain('not-the-password');
+    expect(output).not.toContain(basic('admin').slice('Basic '.length));
   });
 });

@@ -321,6 +321,8 @@ async function health(): Promise<unknown> {
 
 /** Routes `/v1/...`; answers the status and the body (undefined: no body). */
 async function route(req: IncomingMessage, url: URL): Promise<[number, unknown?]> {
+  // Where a starting process is asked whether it serves yet (ServiceProcess.ready).
+  if (url.pathname === '/ping') return [200];
   const [v1, resource, scope, sub, stream, tail, ...rest] = url.pathname
     .split('/')
     .slice(1)

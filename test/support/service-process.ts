@@ -55,7 +55,7 @@ export class ServiceProcess {
         throw new Error(`service exited early:\n${this.output.join('')}`);
       }
       try {
-        const res = await fetch(`${this.baseUrl}/v1/scopes`);
+        const res = await fetch(`${this.baseUrl}/ping`);
         if (res.ok) return;
       } catch {
         // not listening yet
