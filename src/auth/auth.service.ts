@@ -5,8 +5,8 @@ import { covers, Permission, permissionOn } from './acl';
 import { Account, parseAccounts } from './accounts-file';
 import { TooManyAuthFailuresError, UnauthenticatedError } from './auth.errors';
 import { FailureLimiter } from './failure-limiter';
-import { parsePasswordHash, passwordDigest, verifyPassword } from './password-hash';
-import { timingSafeEqual } from 'node:crypto';
+import { hashPassword, parsePasswordHash, passwordDigest, verifyPassword } from './password-hash';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 
 /** Who a request comes from, and what they may do. */
 export interface Principal {
@@ -33,15 +33,17 @@ export class AuthService implements OnModuleInit {
   /** Passwords already verified with scrypt, as digests, keyed by account and stored hash. */
   private readonly verified = new Map<string, Buffer>();
   private readonly limiter: FailureLimiter;
+  /** Checked against when the user is unknown; no password matches it. */
+  private decoy: Account = { name: '', passwordHash: '', acl: [] };
 
   constructor(private readonly config: AppConfig) {
     this.limiter = new FailureLimiter(config.AUTH_MAX_FAILURES, config.AUTH_FAILURE_WINDOW_MS);
   }
 
-  onModuleInit(): void {
-    if (this.config.AUTH_ENABLED) {
-      this.accounts = parseAccounts(readFileSync(this.config.AUTH_ACCOUNTS_FILE!, 'utf8'));
-    }
+  async onModuleInit(): Promise<void> {
+    if (!this.config.AUTH_ENABLED) return;
+    this.accounts = parseAccounts(readFileSync(this.config.AUTH_ACCOUNTS_FILE!, 'utf8'));
+    this.decoy = { name: '', passwordHash: await hashPassword(randomUUID()), acl: [] };
   }
 
   /** The principal of valid credentials; 401 otherwise, 429 after too many failures. */
@@ -50,7 +52,11 @@ export class AuthService implements OnModuleInit {
     if (blockedFor > 0) throw new TooManyAuthFailuresError(blockedFor);
     const credentials = basicCredentials(authorization);
     const account = credentials && this.accounts.get(credentials.user);
-    if (!credentials || !account || !(await this.passwordMatches(account, credentials.password))) {
+    // An unknown user costs the same scrypt as a known one: the time tells no names.
+    const matches = credentials
+      ? await this.passwordMatches(account ?? this.decoy, credentials.password)
+      : false;
+    if (!credentials || !account || !matches) {
       this.limiter.failed(client);
       throw new UnauthenticatedError();
     }
@@ -65,7 +71,8 @@ export class AuthService implements OnModuleInit {
     const key = `${account.name}\0${account.passwordHash}`;
     const digest = passwordDigest(password);
     const known = this.verified.get(key);
-    if (known) return timingSafeEqual(known, digest);
+    // Only a success is fast; every failure pays the full scrypt, as for an unknown user.
+    if (known && timingSafeEqual(known, digest)) return true;
     const matches = await verifyPassword(password, parsePasswordHash(account.passwordHash));
     if (matches) this.verified.set(key, digest);
     return matches;
