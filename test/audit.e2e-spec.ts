@@ -1,19 +1,11 @@
+import type { AuditEventDto } from '../src/audit/dto/audit-event.dto';
 import { basic, writeAccounts } from './support/accounts';
 import { startTestApp, TestApp } from './support/test-app';
 
-interface AuditEvent {
-  id: number;
-  time: number;
-  principal: string;
-  clientAddress?: string;
-  userAgent?: string;
-  requestId?: string;
-  operation: string;
-  resource: string;
-  outcome: 'SUCCEEDED' | 'DENIED';
+type AuditEvent = AuditEventDto & {
   before?: Record<string, unknown>;
   after?: Record<string, unknown>;
-}
+};
 
 const fixed = (minSegments: number) => ({
   scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments },
