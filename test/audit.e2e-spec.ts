@@ -165,6 +165,9 @@ describe('Audit trail (e2e)', () => {
       'from=abc',
       'to=1.5',
       'from=9007199254740993',
+      'resource=%00',
+      'principal=a%00b',
+      'resource=',
     ]) {
       const res = await t.http.get(`/v1/audit?${query}`);
       expect([query, res.status]).toEqual([query, 400]);

@@ -190,7 +190,18 @@ const queryValue = fc.oneof(
 const query = fc
   .array(
     fc.tuple(
-      fc.constantFrom('filter_type', 'filter_value', 'from', 'to', 'x', 'from[]', 'to[a]'),
+      fc.constantFrom(
+        'filter_type',
+        'filter_value',
+        'resource',
+        'principal',
+        'limit',
+        'from',
+        'to',
+        'x',
+        'from[]',
+        'to[a]',
+      ),
       queryValue,
     ),
     { maxLength: 4 },
@@ -202,6 +213,7 @@ const request = fc.record({
   method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
   path: fc.oneof(
     fc.constant('/v1/scopes'),
+    fc.constant('/v1/audit'),
     fc.tuple(segment).map(([s]) => `/v1/scopes/${s}`),
     fc.tuple(segment).map(([s]) => `/v1/scopes/${s}/streams`),
     fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}`),

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { IsInt64 } from '../../common/http/validators';
+import { HasNoNul, IsInt64 } from '../../common/http/validators';
 
 export class AuditQueryDto {
   /** Events at or after this time, in milliseconds since 1970. */
@@ -19,12 +19,14 @@ export class AuditQueryDto {
   @IsOptional()
   @IsString()
   @Length(1, 1024)
+  @HasNoNul()
   resource?: string;
 
   /** Events of this account (`anonymous` without authentication). */
   @IsOptional()
   @IsString()
   @Length(1, 256)
+  @HasNoNul()
   principal?: string;
 
   /** At most this many events (newest first). */

@@ -46,3 +46,9 @@ export const IsScopeName = (options?: ValidationOptions) =>
 /** 1..250 characters of A-Z a-z 0-9 . - not starting with `_`. */
 export const IsStreamName = (options?: ValidationOptions) =>
   nameRule('isStreamName', streamNameProblem, options);
+
+/** Text PostgreSQL can store: it cannot hold NUL, so such a value is a client mistake (400). */
+export const HasNoNul = (): PropertyDecorator =>
+  nameRule('hasNoNul', (value) =>
+    typeof value === 'string' && value.includes('\u0000') ? 'must not contain NUL' : undefined,
+  );
