@@ -27,7 +27,7 @@ export const REDACTED_PATHS = [
 
 /**
  * The service's one logger: a JSON object per line on stdout (or on `destination`), with the
- * level by name and the time in ISO 8601.
+ * level by name and the time in ISO 8601, written as it happens.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
@@ -37,6 +37,8 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
     },
-    destination,
+    // Synchronous: the process ends by re-raising SIGTERM (or dies), and buffered lines, the
+    // last ones of a shutdown among them, would be lost.
+    destination ?? pino.destination({ dest: 1, sync: true }),
   );
 }
