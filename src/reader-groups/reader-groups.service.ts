@@ -1,8 +1,8 @@
-import { AuditEntry, AuditService } from '../audit/audit.service';
-import { readerGroupResource } from '../auth/resources';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { AuditEntry, AuditService } from '../audit/audit.service';
+import { readerGroupResource } from '../auth/resources';
 import { InvalidRequestError } from '../common/errors/domain-error';
 import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
 import { READER_GROUP_PREFIX, streamNameProblem } from '../common/names';

@@ -1,8 +1,8 @@
-import { AuditService } from '../audit/audit.service';
-import { streamResource } from '../auth/resources';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { AuditService } from '../audit/audit.service';
+import { streamResource } from '../auth/resources';
 import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
 import { isInternalStreamName, markStreamName } from '../common/names';
 import { ScaleRecord } from '../scaling/scaling-history';

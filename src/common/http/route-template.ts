@@ -16,7 +16,7 @@ interface RouterStack {
 
 const routesOfApp = new WeakMap<Application, RouteEntry[]>();
 
-/** The application's routes, read once from its router after Nest registered them. */
+/** The application's routes, read from its router once Nest has registered them. */
 function routesOf(app: Application): RouteEntry[] {
   let routes = routesOfApp.get(app);
   if (!routes) {
@@ -26,7 +26,8 @@ function routesOf(app: Application): RouteEntry[] {
       const matcher = match(route.path, { sensitive: false, trailing: true, decode: false });
       return [{ template: route.path, methods: route.methods, matches: (p) => !!matcher(p) }];
     });
-    routesOfApp.set(app, routes);
+    // Before Nest has registered the routes there is nothing to remember yet.
+    if (routes.length > 0) routesOfApp.set(app, routes);
   }
   return routes;
 }
