@@ -6,39 +6,80 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { APPLICATION_OPTIONS, configureApp, createHttpAdapter } from './app.setup';
 import { AppConfig, InvalidConfigError, loadConfig } from './config/app-config';
+import { DatabaseServer } from './database/database-server';
 import { createLogger } from './logging/logger';
 import { NestPinoLogger } from './logging/nest-logger';
+import { API_DOCS_PATHS } from './openapi/openapi-document';
+import { OpenedDatabase, openDatabase } from './startup/open-database';
+import { assertPortFree, listenFailure } from './startup/port-check';
+import { StartupError } from './startup/startup-error';
 
 function readConfig(): AppConfig {
   try {
     return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof InvalidConfigError)) throw error;
-    createLogger('log').fatal({ context: 'Config' }, error.message);
+    createLogger('log', undefined, process.env.LOG_FORMAT === 'json' ? 'json' : undefined).fatal(
+      { context: 'Config' },
+      error.message,
+    );
     process.exit(1);
   }
 }
 
-/** Every log, Nest's own included, is a JSON line of the one pino logger. */
-async function bootstrap(config: AppConfig, logger: Logger): Promise<void> {
-  const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.forRoot(config),
-    createHttpAdapter(config),
-    { ...APPLICATION_OPTIONS, logger: new NestPinoLogger(logger), abortOnError: false },
-  );
-  configureApp(app, config, logger);
-  app.enableShutdownHooks();
-  await app.listen(config.PORT, config.HOST);
+/** Where a person finds the API, its document, Swagger UI and the metrics. */
+function addresses(config: AppConfig): string {
   const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
-  new NestLogger('Tributary').log(`listening on ${scheme}://${config.HOST}:${config.PORT}/v1`);
+  const host = ['0.0.0.0', '::'].includes(config.HOST) ? 'localhost' : config.HOST;
+  const base = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
+  const parts = [
+    `API ${base}/v1`,
+    `Swagger UI ${base}${API_DOCS_PATHS.ui}`,
+    `OpenAPI ${base}${API_DOCS_PATHS.json}`,
+  ];
+  if (config.METRICS_ENABLED) parts.push(`metrics ${base}/metrics`);
+  return parts.join(' · ');
+}
+
+/**
+ * Start-up in the order that fails fastest: the port, then the database (started or waited
+ * for, and migrated), then the application. Every Nest log goes through the one pino logger.
+ */
+async function bootstrap(config: AppConfig, logger: Logger): Promise<void> {
+  NestLogger.overrideLogger(new NestPinoLogger(logger));
+  await assertPortFree(config.HOST, config.PORT);
+  let database: OpenedDatabase | undefined = await openDatabase(config);
+  try {
+    const app = await NestFactory.create<NestExpressApplication>(
+      AppModule.forRoot({ ...config, DATABASE_URL: database.url }),
+      createHttpAdapter(config),
+      { ...APPLICATION_OPTIONS, logger: new NestPinoLogger(logger), abortOnError: false },
+    );
+    app.get(DatabaseServer).adopt(database.embedded);
+    database = undefined;
+    configureApp(app, config, logger);
+    app.enableShutdownHooks();
+    try {
+      await app.listen(config.PORT, config.HOST);
+    } catch (error) {
+      await app.close();
+      throw listenFailure(error, config.HOST, config.PORT);
+    }
+    new NestLogger('Tributary').log(`ready: ${addresses(config)}`);
+  } finally {
+    await database?.embedded?.stop();
+  }
 }
 
 const config = readConfig();
-const logger = createLogger(config.LOG_LEVEL);
+const logger = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
 bootstrap(config, logger).catch((error: unknown) => {
-  logger.fatal(
-    { context: 'Tributary' },
-    `failed to start: ${error instanceof Error ? error.message : String(error)}`,
-  );
+  const message = error instanceof Error ? error.message : String(error);
+  // A StartupError is the whole story; anything else is a bug, and its stack helps fix it.
+  const fields =
+    error instanceof StartupError || !(error instanceof Error)
+      ? { context: 'Tributary' }
+      : { context: 'Tributary', stack: error.stack };
+  logger.fatal(fields, `cannot start: ${message}`);
   process.exit(1);
 });

@@ -60,6 +60,39 @@ describe('The built service on its embedded PostgreSQL (smoke)', () => {
     expect(await stream.json()).toMatchObject({ streamName: 'orders', tags: ['durable'] });
   });
 
+  it('says in one line where the API, Swagger UI, the document and the metrics are', async () => {
+    const started = await start();
+    const ready = started.lines
+      .map((line) => JSON.parse(line) as { msg: string })
+      .filter((entry) => entry.msg.startsWith('ready: '));
+    expect(ready).toHaveLength(1);
+    const base = started.baseUrl;
+    expect(ready[0].msg).toBe(
+      `ready: API ${base}/v1 · Swagger UI ${base}/docs · OpenAPI ${base}/openapi.json · ` +
+        `metrics ${base}/metrics`,
+    );
+    const urls = [...ready[0].msg.matchAll(/http:\/\/\S+/g)].map(([url]) => url);
+    expect(urls).toHaveLength(4);
+    for (const url of urls) {
+      const target = url.replace(/\/v1$/, '/v1/scopes');
+      expect([url, (await fetch(target)).status]).toEqual([url, 200]);
+    }
+  });
+
+  it('writes readable lines, not JSON, with LOG_FORMAT=pretty', async () => {
+    service = ServiceProcess.start({
+      PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      LOG_FORMAT: 'pretty',
+    });
+    await service.ready();
+    const ready = service.lines.find((line) => line.includes('ready: API'));
+    expect(ready).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[Tributary\] ready: API http:\/\/127\.0\.0\.1:/,
+    );
+    expect(service.lines.some((line) => line.startsWith('{'))).toBe(false);
+  });
+
   it('refuses to boot with an invalid setting, naming it', async () => {
     service = ServiceProcess.start({ PORT: 'not-a-port', DATA_DIR: dataDir });
     expect(await service.exited()).toBe(1);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { UNMATCHED_ROUTE } from '../src/common/http/route-template';
-import { ANONYMOUS } from '../src/logging/request-logger.middleware';
+import { ANONYMOUS } from '../src/audit/actor';
 import { METRICS_PATH } from '../src/metrics/metrics.controller';
 import { basic, PASSWORD, writeAccounts } from './support/accounts';
 import { uniqueName } from './support/factories';
@@ -82,7 +82,7 @@ describe('Logs of the built service (e2e)', () => {
       expect.objectContaining({ level: 'info', context: 'NestApplication' }),
     );
     expect(lines).toContainEqual(
-      expect.objectContaining({ context: 'Tributary', msg: expect.stringMatching(/^listening/) }),
+      expect.objectContaining({ context: 'Tributary', msg: expect.stringMatching(/^ready: API /) }),
     );
     for (const line of lines) {
       expect(line).toEqual(

@@ -4,7 +4,10 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedPostgres } from './embedded-postgres';
 
-/** Where the database is: DATABASE_URL, or a PostgreSQL the service runs itself. */
+/**
+ * The database the service was started on: DATABASE_URL, which start-up pointed at the
+ * embedded server when the service runs one (handed over with `adopt`).
+ */
 @Injectable()
 export class DatabaseServer implements OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseServer.name);
@@ -15,16 +18,14 @@ export class DatabaseServer implements OnApplicationShutdown {
     private readonly moduleRef: ModuleRef,
   ) {}
 
-  async url(): Promise<string> {
-    if (this.config.DATABASE_URL) return this.config.DATABASE_URL;
-    const logger = new Logger(EmbeddedPostgres.name);
-    this.embedded = new EmbeddedPostgres(this.config.DATA_DIR, {
-      log: (message) => logger.debug(message),
-      error: (message) => logger.warn(message),
-    });
-    const url = await this.embedded.start();
-    this.logger.log(`embedded PostgreSQL is running with its data in ${this.config.DATA_DIR}`);
-    return url;
+  url(): string {
+    if (!this.config.DATABASE_URL) throw new Error('start-up opens the database first');
+    return this.config.DATABASE_URL;
+  }
+
+  /** The embedded server becomes the application's: it stops when the application does. */
+  adopt(embedded: EmbeddedPostgres | undefined): void {
+    this.embedded = embedded;
   }
 
   /** The embedded server stops last: after the pool that talks to it is closed. */
@@ -33,6 +34,7 @@ export class DatabaseServer implements OnApplicationShutdown {
     const dataSource = this.moduleRef.get(DataSource, { strict: false });
     if (dataSource.isInitialized) await dataSource.destroy();
     await this.embedded.stop();
+    this.embedded = undefined;
     this.logger.log('embedded PostgreSQL stopped');
   }
 }

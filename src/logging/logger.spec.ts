@@ -1,6 +1,14 @@
 import { LogCapture } from '../../test/support/log-capture';
 import { LOG_LEVELS } from '../config/app-config';
-import { createLogger, PINO_LEVEL } from './logger';
+import { createLogger, defaultLogFormat, PINO_LEVEL } from './logger';
+
+describe('defaultLogFormat', () => {
+  it('is readable lines for a terminal and JSON for anything else', () => {
+    expect(defaultLogFormat({ isTTY: true })).toBe('pretty');
+    expect(defaultLogFormat({ isTTY: false })).toBe('json');
+    expect(defaultLogFormat({})).toBe('json');
+  });
+});
 
 describe('createLogger', () => {
   it('writes one JSON object per line with the level by name and an ISO time', () => {

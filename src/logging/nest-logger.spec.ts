@@ -78,4 +78,18 @@ describe('NestPinoLogger', () => {
     new NestPinoLogger(createLogger('log', out)).debug('hidden', 'Ctx');
     expect(out.text).toBe('');
   });
+  it("writes Nest's boot-time wiring of modules and routes at debug, its other lines at info", () => {
+    const out = new LogCapture();
+    const nest = new NestPinoLogger(createLogger('debug', out));
+    nest.log('AppModule dependencies initialized', 'InstanceLoader');
+    nest.log('Mapped {/v1/scopes, GET} route', 'RouterExplorer');
+    nest.log('ScopesController {/v1/scopes}:', 'RoutesResolver');
+    nest.log('Nest application successfully started', 'NestApplication');
+    expect(out.lines.map((line) => [line.context, line.level])).toEqual([
+      ['InstanceLoader', 'debug'],
+      ['RouterExplorer', 'debug'],
+      ['RoutesResolver', 'debug'],
+      ['NestApplication', 'info'],
+    ]);
+  });
 });

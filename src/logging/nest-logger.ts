@@ -39,12 +39,17 @@ export function toLogEntry(
   return [fields, typeof message === 'string' ? message : String(message)];
 }
 
+/** Nest's account of wiring every module and route at boot: worth seeing only when debugging. */
+const BOOT_CHATTER = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
 /** Nest's logger interface over pino: every log of the framework and of our classes. */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...optionalParams: unknown[]): void {
-    this.write('info', message, optionalParams);
+    const context = optionalParams.at(-1);
+    const chatter = typeof context === 'string' && BOOT_CHATTER.has(context);
+    this.write(chatter ? 'debug' : 'info', message, optionalParams);
   }
 
   error(message: unknown, ...optionalParams: unknown[]): void {

@@ -1,12 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { ANONYMOUS } from '../audit/actor';
 import { RequestWithId } from '../common/http/request-id.middleware';
 import { routeTemplate } from '../common/http/route-template';
 import { METRICS_PATH } from '../metrics/metrics.controller';
-
-/** The principal of a request that no authentication named. */
-export const ANONYMOUS = 'anonymous';
 
 /** Frequent, and only of interest when something is wrong: the probes and the scrape. */
 export const QUIET_ROUTES: ReadonlySet<string> = new Set([

@@ -12,6 +12,8 @@ export interface ProcessOptions {
   main?: string;
   /** Node's own options, before the script (`--cpu-prof`, `--require ...`). */
   execArgv?: string[];
+  /** The working directory (where a relative DATA_DIR lands); this process's by default. */
+  cwd?: string;
 }
 
 /** The built service (`dist/src/main.js`) running as a process of its own. */
@@ -26,6 +28,7 @@ export class ServiceProcess {
   ) {
     this.child = spawn(process.execPath, [...(options.execArgv ?? []), options.main ?? MAIN], {
       env,
+      cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
@@ -63,6 +66,11 @@ export class ServiceProcess {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw new Error(`service not ready after ${timeoutMs} ms:\n${this.output.join('')}`);
+  }
+
+  /** What the process printed, a line each. */
+  get lines(): string[] {
+    return this.output.join('').split('\n').filter(Boolean);
   }
 
   /** Resolves with the exit code, or the signal that ended the process. */
