@@ -1,18 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AuditModule } from './audit/audit.module';
-import { AuthGuard } from './auth/auth.guard';
 import { AuthModule } from './auth/auth.module';
-import { CountedThrottlerGuard } from './common/http/counted-throttler.guard';
-import { GlobalExceptionFilter } from './common/http/global-exception.filter';
-import { PathNamesGuard } from './common/http/path-names.guard';
-import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { PIPELINE_PROVIDERS } from './request-pipeline';
 import { ReaderGroupsModule } from './reader-groups/reader-groups.module';
 import { ScopesModule } from './scopes/scopes.module';
 import { StreamsModule } from './streams/streams.module';
@@ -38,14 +33,8 @@ export class AppModule {
         HealthModule,
         MetricsModule.forRoot(config.METRICS_ENABLED),
       ],
-      providers: [
-        { provide: APP_PIPE, useFactory: createValidationPipe },
-        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
-        // In this order: rate limit, then credentials and permissions, then names in the path.
-        { provide: APP_GUARD, useClass: CountedThrottlerGuard },
-        { provide: APP_GUARD, useExisting: AuthGuard },
-        { provide: APP_GUARD, useClass: PathNamesGuard },
-      ],
+      // The guards, pipe, interceptor and filter of every route: see request-pipeline.ts.
+      providers: PIPELINE_PROVIDERS,
     };
   }
 }

@@ -2,6 +2,7 @@ import { AddressInfo, connect, Socket } from 'node:net';
 import { UNMATCHED_ROUTE } from '../src/common/http/route-template';
 import { METRICS_PATH } from '../src/metrics/metrics.controller';
 import { DURATION_BUCKETS, MetricsService } from '../src/metrics/metrics.service';
+import { basic, writeAccounts } from './support/accounts';
 import { eventually } from './support/eventually';
 import { createScope, uniqueName } from './support/factories';
 import { parseSamples, Sample, samplesOf, valueOf } from './support/prometheus';
@@ -133,20 +134,36 @@ describe('Metrics (e2e)', () => {
     expect(await eventually(inFlight, 0)).toBe(0);
   });
 
-  it('shows what the auth guard and the rate limiter report', async () => {
-    const metrics = t.app.get(MetricsService);
-    metrics.authFailed('missing_credentials');
-    metrics.authFailed('invalid_credentials');
-    metrics.authFailed('invalid_credentials');
-    metrics.authFailed('forbidden');
-    metrics.rateLimited();
-    const samples = await scrape();
-    const failures = (reason: string) =>
-      valueOf(samples, 'tributary_auth_failures_total', { reason });
-    expect(failures('missing_credentials')).toBe(1);
-    expect(failures('invalid_credentials')).toBe(2);
-    expect(failures('forbidden')).toBe(1);
-    expect(valueOf(samples, 'tributary_rate_limited_total')).toBe(1);
+  describe('with authentication', () => {
+    let secured: TestApp;
+
+    beforeAll(async () => {
+      const file = await writeAccounts({ admin: 'prn::*,READ_UPDATE', nobody: 'prn::/x,READ' });
+      secured = await startTestApp({
+        AUTH_ENABLED: 'true',
+        AUTH_ACCOUNTS_FILE: file,
+        AUTH_MAX_FAILURES: '3',
+      });
+    });
+    afterAll(() => secured.close());
+
+    it('shows what the auth guard and the failed-login limiter report', async () => {
+      const scopes = () => secured.http.get('/v1/scopes');
+      // A success first: refusals after it are the only failures of this client.
+      await scopes().set('Authorization', basic('nobody')).expect(200);
+      await secured.http.post('/v1/scopes').set('Authorization', basic('nobody')).expect(403);
+      await scopes().expect(401);
+      await scopes().set('Authorization', basic('admin', 'wrong')).expect(401);
+      await scopes().set('Authorization', basic('nobody', 'wrong')).expect(401);
+      await scopes().set('Authorization', basic('admin')).expect(429);
+      const samples = await scrape(secured);
+      const failures = (reason: string) =>
+        valueOf(samples, 'tributary_auth_failures_total', { reason });
+      expect(failures('missing_credentials')).toBe(1);
+      expect(failures('invalid_credentials')).toBe(2);
+      expect(failures('forbidden')).toBe(1);
+      expect(valueOf(samples, 'tributary_rate_limited_total')).toBe(1);
+    });
   });
 
   describe('turned off', () => {

@@ -1,4 +1,4 @@
-import { createScope, PROBLEM_HEADERS } from './support/factories';
+import { createScope, PROBLEM_HEADERS, uniqueName } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 interface Record {
@@ -159,8 +159,9 @@ describe('Segments, epochs and scaling events (e2e)', () => {
     ['an inverted window', '?from=10&to=5'],
     ['a time beyond 2^53-1', '?from=0&to=9007199254740993'],
   ])('rejects %s with 400', async (_, query) => {
-    await create('validated').catch(() => undefined);
-    const res = await t.http.get(`${path('validated')}/scaling-events${query}`).expect(400);
+    const name = uniqueName('validated');
+    await create(name);
+    const res = await t.http.get(`${path(name)}/scaling-events${query}`).expect(400);
     expect(res.body).toMatchObject({ status: 400, code: 'INVALID_REQUEST' });
   });
 

@@ -252,7 +252,39 @@ describe('Create and get streams (e2e)', () => {
       scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 0 },
       rolloverSizeBytes: -1,
     }).expect(400);
-    expect(fieldsOf(res)).toEqual(expect.arrayContaining(['streamName', 'rolloverSizeBytes']));
+    expect(fieldsOf(res).sort()).toEqual([
+      'rolloverSizeBytes',
+      'scalingPolicy.minSegments',
+      'streamName',
+    ]);
+  });
+
+  it('names the broken rules of every field, even when another field has the wrong type', async () => {
+    const res = await create({
+      streamName: 'typed',
+      scalingPolicy: { type: 'BY_RATE_IN_EVENTS_PER_SEC', targetRate: 'fast', minSegments: 0 },
+      retentionPolicy: { type: 'LIMITED_SIZE_MB', value: 10, maxValue: 5 },
+      streamTags: ['ok', ''],
+    }).expect(400);
+    // A wrong type breaks several shape rules of its field (integer, range): one field still.
+    expect([...new Set(fieldsOf(res))].sort()).toEqual([
+      'retentionPolicy.maxValue',
+      'scalingPolicy.minSegments',
+      'scalingPolicy.scaleFactor',
+      'scalingPolicy.targetRate',
+      'streamTags[1]',
+    ]);
+    const put = await t.http
+      .put(`/v1/scopes/${scope}/streams/typed`)
+      .send({
+        scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 0 },
+        rolloverSizeBytes: 'x',
+      })
+      .expect(400);
+    expect([...new Set(fieldsOf(put))].sort()).toEqual([
+      'rolloverSizeBytes',
+      'scalingPolicy.minSegments',
+    ]);
   });
 
   it('answers 409 for an existing stream, leaving it unchanged', async () => {

@@ -1,4 +1,4 @@
-import { createScope, PROBLEM_HEADERS } from './support/factories';
+import { createScope, PROBLEM_HEADERS, uniqueName } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 describe('Update, seal and delete streams (e2e)', () => {
@@ -118,8 +118,9 @@ describe('Update, seal and delete streams (e2e)', () => {
       ],
       ['a body that is not an object', [1, 2]],
     ])('rejects %s with 400', async (_, body) => {
-      await create({ streamName: 'bad-update' }).catch(() => undefined);
-      await t.http.put(path('bad-update')).send(body).expect(400);
+      const name = uniqueName('bad-update');
+      await create({ streamName: name });
+      await t.http.put(path(name)).send(body).expect(400);
     });
 
     it('refuses to update a sealed stream (412), changing nothing', async () => {
@@ -180,9 +181,10 @@ describe('Update, seal and delete streams (e2e)', () => {
       ['an empty body', {}],
       ['a number', { streamState: 1 }],
     ])('rejects %s with 400', async (_, body) => {
-      await create({ streamName: 'state-bad' }).catch(() => undefined);
+      const name = uniqueName('state-bad');
+      await create({ streamName: name });
       const res = await t.http
-        .put(`${path('state-bad')}/state`)
+        .put(`${path(name)}/state`)
         .send(body)
         .expect(400);
       expect(res.body.errors[0].field).toBe('streamState');

@@ -1,3 +1,4 @@
+import { Operation, OperationOf } from '../common/operations';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
@@ -16,6 +17,7 @@ export class AuditController {
   @Needs.readUpdateOnRoot()
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 500, 503)
+  @OperationOf(Operation.listAuditEvents)
   async listAuditEvents(@Query() query: AuditQueryDto): Promise<AuditEventsListDto> {
     return { auditEvents: await this.audit.list(query) };
   }

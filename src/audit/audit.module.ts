@@ -1,7 +1,11 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AuditController } from './audit.controller';
+import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 
-@Global()
-@Module({ controllers: [AuditController], providers: [AuditService], exports: [AuditService] })
+@Module({
+  controllers: [AuditController],
+  providers: [AuditService, AuditRepository],
+  exports: [AuditService],
+})
 export class AuditModule {}

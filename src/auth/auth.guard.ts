@@ -1,7 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import { Actor, actorOf } from '../audit/actor';
 import { AuditEntry, AuditService } from '../audit/audit.service';
+import type { RequestWithId } from '../common/http/request-id.middleware';
+import { OPERATION_ID } from '../common/operations';
 import { AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { Permission } from './acl';
@@ -10,9 +12,7 @@ import { PermissionDeniedError, TooManyAuthFailuresError } from './auth.errors';
 import { AuthService, Principal } from './auth.service';
 import { ROOT_RESOURCE } from './resources';
 
-export interface AuthenticatedRequest extends Request {
-  /** The account's name, for logs and the audit trail. */
-  principal?: string;
+export interface AuthenticatedRequest extends RequestWithId {
   access?: Principal;
 }
 
@@ -50,7 +50,10 @@ export class AuthGuard implements CanActivate {
 
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const attempt: AuditEntry = {
-      operation: context.getHandler().name,
+      // Routes outside the API document (health, probes, metrics) go by their handler's name.
+      operation:
+        this.reflector.get<string | undefined>(OPERATION_ID, context.getHandler()) ??
+        context.getHandler().name,
       resource: rule.resource(req.params as PathParams),
     };
     const principal = await this.auth
@@ -61,7 +64,7 @@ export class AuthGuard implements CanActivate {
         } else {
           const reason = req.headers.authorization ? 'invalid_credentials' : 'missing_credentials';
           this.metrics.authFailed(reason);
-          await this.recordDenied(attempt);
+          await this.recordDenied(actorOf(req), attempt);
         }
         throw error;
       });
@@ -69,15 +72,15 @@ export class AuthGuard implements CanActivate {
     req.access = principal;
     if (!principal.allows(attempt.resource, rule.permission)) {
       this.metrics.authFailed('forbidden');
-      await this.recordDenied(attempt);
+      await this.recordDenied(actorOf(req), attempt);
       throw new PermissionDeniedError(rule.permission, attempt.resource);
     }
     return true;
   }
 
   /** A refusal is recorded; if the database cannot take it, the refusal still stands. */
-  private async recordDenied(entry: AuditEntry): Promise<void> {
-    await this.audit.denied(entry).catch((error: unknown) => {
+  private async recordDenied(actor: Actor, entry: AuditEntry): Promise<void> {
+    await this.audit.denied(actor, entry).catch((error: unknown) => {
       this.logger.warn(
         `could not record a denied request: ${error instanceof Error ? error.message : ''}`,
       );

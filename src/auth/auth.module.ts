@@ -1,16 +1,12 @@
-import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
-import { ReadableListInterceptor } from './readable-list.interceptor';
 
-@Global()
+/** Accounts and the guard that checks them; the request pipeline installs the guard. */
 @Module({
-  providers: [
-    AuthService,
-    AuthGuard,
-    { provide: APP_INTERCEPTOR, useClass: ReadableListInterceptor },
-  ],
-  exports: [AuthService, AuthGuard],
+  imports: [AuditModule],
+  providers: [AuthService, AuthGuard],
+  exports: [AuthGuard],
 })
 export class AuthModule {}

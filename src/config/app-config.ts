@@ -15,6 +15,8 @@ import {
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
@@ -49,6 +51,15 @@ export class AppConfig {
   @IsIn(LOG_LEVELS, { message: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'log';
 
+  /**
+   * `json`: a JSON object per line, for log collectors; `pretty`: a readable line per entry,
+   * for a person at a terminal. By default pretty when stdout is a terminal, else json.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsIn(LOG_FORMATS, { message: `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}` })
+  LOG_FORMAT?: LogFormat;
+
   /** Prometheus metrics at `GET /metrics`; when false the route does not exist (404). */
   @Transform(toBool)
   @IsBoolean({ message: 'METRICS_ENABLED must be true or false' })
@@ -58,6 +69,14 @@ export class AppConfig {
   @IsString()
   @IsNotEmpty()
   DATA_DIR = './data';
+
+  /**
+   * Started by root, the embedded PostgreSQL runs as the unprivileged `postgres` account. When
+   * that account cannot enter DATA_DIR (or the checkout holding its programs), they go here.
+   */
+  @IsString()
+  @IsNotEmpty()
+  EMBEDDED_FALLBACK_DIR = '/var/lib/tributary';
 
   /** Largest request body accepted; larger ones get 413. */
   @Transform(toInt)
@@ -83,6 +102,16 @@ export class AppConfig {
   @IsInt()
   @Min(100)
   DB_CONNECT_TIMEOUT_MS = 3000;
+
+  /**
+   * How long start-up waits for the server of DATABASE_URL to accept connections (it may be
+   * starting beside the service), retrying with backoff. Wrong credentials or a missing
+   * database fail at once.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DB_STARTUP_TIMEOUT_MS = 30_000;
 
   /** A request (headers and body) must arrive within this, or it gets 408. */
   @Transform(toInt)

@@ -1,9 +1,6 @@
 import { DataSourceOptions } from 'typeorm';
 import { migrations } from '../../migrations';
-import { ScopeEntity } from '../scopes/scope.entity';
-import { StreamEntity } from '../streams/stream.entity';
-
-export const entities = [ScopeEntity, StreamEntity];
+import { TypeOrmLogger } from './typeorm-logger';
 
 export interface ConnectionSettings {
   url: string;
@@ -17,11 +14,13 @@ export function typeOrmOptions(settings: ConnectionSettings): DataSourceOptions 
   return {
     type: 'postgres',
     url: settings.url,
-    entities,
+    // No entities: every table is reached through its repository's SQL (see the repositories).
+    entities: [],
     migrations,
     migrationsTableName: 'tributary_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
+    logger: new TypeOrmLogger(),
     migrationsRun: false,
     extra: {
       max: settings.poolSize,

@@ -1,3 +1,6 @@
+import type { Actor } from '../audit/actor';
+import { RequestActor } from '../audit/actor';
+import { Operation, OperationOf } from '../common/operations';
 import {
   Body,
   Controller,
@@ -26,6 +29,7 @@ export class ReaderGroupsController {
   @Get()
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readableReaderGroups()
+  @OperationOf(Operation.listReaderGroups)
   listReaderGroups(@Param('scopeName') scopeName: string): Promise<ReaderGroupsListDto> {
     return this.readerGroups.list(scopeName);
   }
@@ -34,6 +38,7 @@ export class ReaderGroupsController {
   @Get(':readerGroupName')
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnReaderGroup()
+  @OperationOf(Operation.getReaderGroup)
   getReaderGroup(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
@@ -47,11 +52,13 @@ export class ReaderGroupsController {
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
   @Needs.readUpdateOnScope()
+  @OperationOf(Operation.createReaderGroup)
   createReaderGroup(
+    @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Body() body: CreateReaderGroupDto,
   ): Promise<ReaderGroupPropertyDto> {
-    return this.readerGroups.create(scopeName, body);
+    return this.readerGroups.create(actor, scopeName, body);
   }
 
   /** Deletes a reader group and its internal stream (extension). */
@@ -60,11 +67,13 @@ export class ReaderGroupsController {
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readUpdateOnReaderGroup()
+  @OperationOf(Operation.deleteReaderGroup)
   deleteReaderGroup(
+    @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
   ): Promise<void> {
-    return this.readerGroups.delete(scopeName, readerGroupName);
+    return this.readerGroups.delete(actor, scopeName, readerGroupName);
   }
 
   /** Marks a reader online; idempotent (extension). */
@@ -73,12 +82,14 @@ export class ReaderGroupsController {
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readUpdateOnReaderGroup()
+  @OperationOf(Operation.setReaderOnline)
   setReaderOnline(
+    @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
     @Param('readerId') readerId: string,
   ): Promise<void> {
-    return this.readerGroups.readerOnline(scopeName, readerGroupName, readerId);
+    return this.readerGroups.readerOnline(actor, scopeName, readerGroupName, readerId);
   }
 
   /** Marks a reader offline (extension). */
@@ -87,11 +98,13 @@ export class ReaderGroupsController {
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readUpdateOnReaderGroup()
+  @OperationOf(Operation.setReaderOffline)
   setReaderOffline(
+    @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
     @Param('readerId') readerId: string,
   ): Promise<void> {
-    return this.readerGroups.readerOffline(scopeName, readerGroupName, readerId);
+    return this.readerGroups.readerOffline(actor, scopeName, readerGroupName, readerId);
   }
 }

@@ -1,3 +1,6 @@
+import type { Actor } from '../audit/actor';
+import { RequestActor } from '../audit/actor';
+import { Operation, OperationOf } from '../common/operations';
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
@@ -17,14 +20,19 @@ export class ScopesController {
   @HttpCode(HttpStatus.CREATED)
   @ApiProblemResponses(400, 409, 413, 415, 500, 503)
   @Needs.readUpdateOnRoot()
-  createScope(@Body() body: CreateScopeDto): Promise<ScopePropertyDto> {
-    return this.scopes.create(body.scopeName);
+  @OperationOf(Operation.createScope)
+  createScope(
+    @RequestActor() actor: Actor,
+    @Body() body: CreateScopeDto,
+  ): Promise<ScopePropertyDto> {
+    return this.scopes.create(actor, body.scopeName);
   }
 
   /** Lists all scopes. */
   @Get()
   @ApiProblemResponses(500, 503)
   @Needs.readableScopes()
+  @OperationOf(Operation.listScopes)
   listScopes(): Promise<ScopesListDto> {
     return this.scopes.list();
   }
@@ -33,6 +41,7 @@ export class ScopesController {
   @Get(':scopeName')
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnScope()
+  @OperationOf(Operation.getScope)
   getScope(@Param('scopeName') scopeName: string): Promise<ScopePropertyDto> {
     return this.scopes.get(scopeName);
   }
@@ -42,7 +51,8 @@ export class ScopesController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiProblemResponses(400, 404, 412, 500, 503)
   @Needs.readUpdateOnRoot()
-  deleteScope(@Param('scopeName') scopeName: string): Promise<void> {
-    return this.scopes.delete(scopeName);
+  @OperationOf(Operation.deleteScope)
+  deleteScope(@RequestActor() actor: Actor, @Param('scopeName') scopeName: string): Promise<void> {
+    return this.scopes.delete(actor, scopeName);
   }
 }

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ScopeEntity } from './scope.entity';
+import { AuditModule } from '../audit/audit.module';
 import { ScopesController } from './scopes.controller';
+import { ScopesRepository } from './scopes.repository';
 import { ScopesService } from './scopes.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ScopeEntity])],
+  imports: [AuditModule],
   controllers: [ScopesController],
-  providers: [ScopesService],
+  providers: [ScopesService, ScopesRepository],
   exports: [ScopesService],
 })
 export class ScopesModule {}

@@ -1,5 +1,8 @@
-import { violatedFields } from '../../test/support/violated-fields';
-import { RetentionPolicyInput, renderRetentionPolicy, toRetentionPolicy } from './retention-policy';
+import { checked, violatedFields } from '../../test/support/violated-fields';
+import { RetentionPolicyInput, renderRetentionPolicy, retentionPolicyOf } from './retention-policy';
+
+const toRetentionPolicy = (input: RetentionPolicyInput | undefined) =>
+  checked((violations) => retentionPolicyOf(input, 'retentionPolicy', violations));
 
 const fieldsRejected = (input: RetentionPolicyInput) =>
   violatedFields(() => toRetentionPolicy(input));

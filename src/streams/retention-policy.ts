@@ -1,4 +1,4 @@
-import { FieldViolation, InvalidRequestError } from '../common/errors/domain-error';
+import { FieldViolation } from '../common/errors/domain-error';
 
 export const RETENTION_TYPES = ['LIMITED_DAYS', 'LIMITED_SIZE_MB'] as const;
 export type RetentionType = (typeof RETENTION_TYPES)[number];
@@ -41,91 +41,91 @@ const MINUTES_PER_HOUR = 60n;
 const MINUTES_PER_DAY = 1440n;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-class Checker {
-  readonly violations: FieldViolation[] = [];
+/** A count of minutes, days, hours or MiB: an integer JSON carries exactly. */
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value);
 
-  constructor(private readonly path: string) {}
-
-  nonNegative(value: number | undefined, field: string): void {
-    if (value !== undefined && value !== null && value < 0) {
-      this.violations.push({ field: `${this.path}.${field}`, message: 'must not be negative' });
-    }
+/** Reports a negative count; values of the wrong type are the shape's to report. */
+function nonNegative(value: unknown, field: string, violations: FieldViolation[]): void {
+  if (typeof value === 'number' && value < 0) {
+    violations.push({ field, message: 'must not be negative' });
   }
+}
 
-  /** Converts minutes computed exactly to a number, or records that they are too many. */
-  safe(minutes: bigint, field: string): number {
-    if (minutes > MAX_SAFE) {
-      this.violations.push({
-        field: `${this.path}.${field}`,
-        message: `is too long: at most ${Number.MAX_SAFE_INTEGER} minutes in all`,
-      });
-      return 0;
-    }
-    return Number(minutes);
+/** Minutes computed exactly, as a number; or a violation when they are too many. */
+function safeMinutes(minutes: bigint, field: string, violations: FieldViolation[]): number {
+  if (minutes > MAX_SAFE) {
+    violations.push({
+      field,
+      message: `is too long: at most ${Number.MAX_SAFE_INTEGER} minutes in all`,
+    });
+    return 0;
   }
-
-  add(field: string, message: string): void {
-    this.violations.push({ field: `${this.path}.${field}`, message });
-  }
+  return Number(minutes);
 }
 
 function totalMinutes(time: TimeBasedRetention): bigint {
+  const part = (value: unknown): bigint => (isCount(value) ? BigInt(value) : 0n);
   return (
-    BigInt(time.days ?? 0) * MINUTES_PER_DAY +
-    BigInt(time.hours ?? 0) * MINUTES_PER_HOUR +
-    BigInt(time.minutes ?? 0)
+    part(time.days) * MINUTES_PER_DAY + part(time.hours) * MINUTES_PER_HOUR + part(time.minutes)
   );
 }
 
-function checkTime(check: Checker, time: TimeBasedRetention | undefined, field: string): void {
+function checkTime(
+  time: TimeBasedRetention | undefined,
+  field: string,
+  violations: FieldViolation[],
+): void {
   if (!time) return;
-  check.nonNegative(time.days, `${field}.days`);
-  check.nonNegative(time.hours, `${field}.hours`);
-  check.nonNegative(time.minutes, `${field}.minutes`);
+  nonNegative(time.days, `${field}.days`, violations);
+  nonNegative(time.hours, `${field}.hours`, violations);
+  nonNegative(time.minutes, `${field}.minutes`, violations);
 }
 
 /** A time limit in minutes: whole days when `days` > 0, else the time parts, else none. */
-function timeLimit(
-  days: number | undefined,
-  time: TimeBasedRetention | undefined,
-): bigint | undefined {
-  if (days !== undefined && days !== null && days > 0) return BigInt(days) * MINUTES_PER_DAY;
+function timeLimit(days: unknown, time: TimeBasedRetention | undefined): bigint | undefined {
+  if (isCount(days) && days > 0) return BigInt(days) * MINUTES_PER_DAY;
   if (time) return totalMinutes(time);
   return undefined;
 }
 
-/** Converts a client's retention policy to stored units, following the reference's rules. */
-export function toRetentionPolicy(
+/**
+ * Converts a client's retention policy to stored units, following the reference's rules;
+ * problems into `violations`.
+ */
+export function retentionPolicyOf(
   input: RetentionPolicyInput | undefined,
-  path = 'retentionPolicy',
+  path: string,
+  violations: FieldViolation[],
 ): RetentionPolicy | undefined {
   if (input === undefined || input === null) return undefined;
-  const check = new Checker(path);
-  check.nonNegative(input.value, 'value');
-  check.nonNegative(input.maxValue, 'maxValue');
+  const found = violations.length;
+  nonNegative(input.value, `${path}.value`, violations);
+  nonNegative(input.maxValue, `${path}.maxValue`, violations);
   let min: number;
   let max: number | undefined;
-  let maxField = 'maxValue';
+  let maxField = `${path}.maxValue`;
 
   if (input.type === 'LIMITED_SIZE_MB') {
-    if (input.value === undefined || input.value === null) check.add('value', 'is required');
-    min = input.value ?? 0;
-    max = input.maxValue ?? undefined;
+    if (input.value === undefined || input.value === null) {
+      violations.push({ field: `${path}.value`, message: 'is required' });
+    }
+    min = isCount(input.value) ? input.value : 0;
+    max = isCount(input.maxValue) ? input.maxValue : undefined;
   } else {
-    checkTime(check, input.timeBasedRetention, 'timeBasedRetention');
-    checkTime(check, input.maxTimeBasedRetention, 'maxTimeBasedRetention');
-    if (check.violations.length > 0) throw new InvalidRequestError(check.violations);
-    const minField = input.value ? 'value' : 'timeBasedRetention';
-    min = check.safe(timeLimit(input.value, input.timeBasedRetention) ?? 0n, minField);
-    maxField = input.maxValue ? 'maxValue' : 'maxTimeBasedRetention';
+    checkTime(input.timeBasedRetention, `${path}.timeBasedRetention`, violations);
+    checkTime(input.maxTimeBasedRetention, `${path}.maxTimeBasedRetention`, violations);
+    if (violations.length > found) return undefined;
+    const minField = input.value ? `${path}.value` : `${path}.timeBasedRetention`;
+    min = safeMinutes(timeLimit(input.value, input.timeBasedRetention) ?? 0n, minField, violations);
+    maxField = input.maxValue ? `${path}.maxValue` : `${path}.maxTimeBasedRetention`;
     const maxMinutes = timeLimit(input.maxValue, input.maxTimeBasedRetention);
-    max = maxMinutes === undefined ? undefined : check.safe(maxMinutes, maxField);
+    max = maxMinutes === undefined ? undefined : safeMinutes(maxMinutes, maxField, violations);
   }
-  if (check.violations.length === 0 && max !== undefined && max < min) {
-    check.add(maxField, 'must not be less than the minimum retention');
+  if (violations.length === found && max !== undefined && max < min) {
+    violations.push({ field: maxField, message: 'must not be less than the minimum retention' });
   }
-  if (check.violations.length > 0) throw new InvalidRequestError(check.violations);
-  return max === undefined ? { type: input.type, min } : { type: input.type, min, max };
+  const type = input.type === 'LIMITED_SIZE_MB' ? input.type : 'LIMITED_DAYS';
+  return max === undefined ? { type, min } : { type, min, max };
 }
 
 /** Whole days render as `value` days; anything else as days, hours and minutes with value 0. */

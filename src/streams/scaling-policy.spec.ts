@@ -1,5 +1,8 @@
-import { violatedFields } from '../../test/support/violated-fields';
-import { MAX_SEGMENTS, ScalingPolicyInput, toScalingPolicy } from './scaling-policy';
+import { checked, violatedFields } from '../../test/support/violated-fields';
+import { MAX_SEGMENTS, ScalingPolicyInput, scalingPolicyOf } from './scaling-policy';
+
+const toScalingPolicy = (input: ScalingPolicyInput) =>
+  checked((violations) => scalingPolicyOf(input, 'scalingPolicy', violations));
 
 const violationsOf = (input: ScalingPolicyInput) => violatedFields(() => toScalingPolicy(input));
 

@@ -1,14 +1,14 @@
 import { FieldViolation, InvalidRequestError } from '../common/errors/domain-error';
-import { RetentionPolicy, RetentionPolicyInput, toRetentionPolicy } from './retention-policy';
+import { RetentionPolicy, RetentionPolicyInput, retentionPolicyOf } from './retention-policy';
 import {
   DEFAULT_SCALING_POLICY,
   ScalingPolicy,
   ScalingPolicyInput,
-  toScalingPolicy,
+  scalingPolicyOf,
 } from './scaling-policy';
-import { normalizeTags } from './stream-tags';
+import { tagsOf } from './stream-tags';
 
-/** Everything a stream is configured with; PUT replaces all of it. */
+/** Everything a stream is configured with; PUT replaces all of it. The one domain shape. */
 export interface StreamConfiguration {
   scaling: ScalingPolicy;
   retention?: RetentionPolicy;
@@ -17,7 +17,7 @@ export interface StreamConfiguration {
   timestampAggregationTimeout: number;
 }
 
-/** A configuration as a client sent it (types already checked). */
+/** A configuration as a client sent it (the request DTOs). */
 export interface StreamConfigurationInput {
   scalingPolicy?: ScalingPolicyInput;
   retentionPolicy?: RetentionPolicyInput;
@@ -34,31 +34,34 @@ export const INTERNAL_STREAM_CONFIGURATION: StreamConfiguration = {
   timestampAggregationTimeout: 0,
 };
 
-/** Runs each rule, collecting the violations of all of them so the client sees every one. */
-function collect<T>(violations: FieldViolation[], rule: () => T): T | undefined {
-  try {
-    return rule();
-  } catch (error) {
-    if (!(error instanceof InvalidRequestError)) throw error;
-    violations.push(...error.violations);
-    return undefined;
-  }
-}
-
-/** Applies the defaults and the rules of every part; omitted numbers are 0. */
-export function toStreamConfiguration(input: StreamConfigurationInput): StreamConfiguration {
+/**
+ * The rules of a configuration's meaning, beyond the shape its DTO checks: every violation of
+ * every part, each with its field path, and the configuration they describe (meaningful only
+ * without violations). Omitted numbers are 0. Safe on a body whose shape is wrong: fields of
+ * the wrong type are left to the shape's report.
+ */
+export function readStreamConfiguration(input: StreamConfigurationInput): {
+  configuration: StreamConfiguration;
+  violations: FieldViolation[];
+} {
   const violations: FieldViolation[] = [];
   const scaling = input.scalingPolicy
-    ? collect(violations, () => toScalingPolicy(input.scalingPolicy!))
+    ? scalingPolicyOf(input.scalingPolicy, 'scalingPolicy', violations)
     : DEFAULT_SCALING_POLICY;
-  const retention = collect(violations, () => toRetentionPolicy(input.retentionPolicy));
-  const tags = collect(violations, () => normalizeTags(input.streamTags));
-  if (violations.length > 0) throw new InvalidRequestError(violations);
-  return {
-    scaling: scaling!,
+  const retention = retentionPolicyOf(input.retentionPolicy, 'retentionPolicy', violations);
+  const configuration: StreamConfiguration = {
+    scaling,
     ...(retention ? { retention } : {}),
-    tags: tags!,
+    tags: tagsOf(input.streamTags, 'streamTags', violations),
     rolloverSizeBytes: input.rolloverSizeBytes ?? 0,
     timestampAggregationTimeout: input.timestampAggregationTimeout ?? 0,
   };
+  return { configuration, violations };
+}
+
+/** The configuration a valid request asks for; 400 naming every violation otherwise. */
+export function toStreamConfiguration(input: StreamConfigurationInput): StreamConfiguration {
+  const { configuration, violations } = readStreamConfiguration(input);
+  if (violations.length > 0) throw new InvalidRequestError(violations);
+  return configuration;
 }

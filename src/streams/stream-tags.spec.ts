@@ -1,6 +1,9 @@
 import { InvalidRequestError } from '../common/errors/domain-error';
-import { violatedFields } from '../../test/support/violated-fields';
-import { MAX_TAGS, normalizeTags } from './stream-tags';
+import { checked, violatedFields } from '../../test/support/violated-fields';
+import { MAX_TAGS, tagsOf } from './stream-tags';
+
+const normalizeTags = (tags: string[] | undefined) =>
+  checked((violations) => tagsOf(tags, 'streamTags', violations));
 
 const tags = (n: number): string[] => Array.from({ length: n }, (_, i) => `tag-${i}`);
 

@@ -1,4 +1,4 @@
-import { FieldViolation, InvalidRequestError } from '../common/errors/domain-error';
+import { FieldViolation } from '../common/errors/domain-error';
 
 export const MAX_TAGS = 128;
 export const MAX_TAG_LENGTH = 256;
@@ -14,18 +14,18 @@ export function tagProblem(tag: string): string | undefined {
 
 /**
  * The tag set of a stream: duplicates dropped (first occurrence kept), at most 128 acceptable
- * tags. Absent tags are an empty set.
+ * tags, problems into `violations`. Absent tags are an empty set; tags of the wrong type are
+ * the shape's to report.
  */
-export function normalizeTags(tags: readonly string[] | undefined, path = 'streamTags'): string[] {
-  const unique = [...new Set(tags ?? [])];
-  const violations: FieldViolation[] = [];
+export function tagsOf(tags: unknown, path: string, violations: FieldViolation[]): string[] {
+  if (!Array.isArray(tags)) return [];
+  const unique = [...new Set(tags as unknown[])];
   unique.forEach((tag) => {
-    const problem = tagProblem(tag);
-    if (problem) violations.push({ field: `${path}[${tags!.indexOf(tag)}]`, message: problem });
+    const problem = typeof tag === 'string' ? tagProblem(tag) : undefined;
+    if (problem) violations.push({ field: `${path}[${tags.indexOf(tag)}]`, message: problem });
   });
   if (unique.length > MAX_TAGS) {
     violations.push({ field: path, message: `must hold at most ${MAX_TAGS} distinct tags` });
   }
-  if (violations.length > 0) throw new InvalidRequestError(violations);
-  return unique;
+  return unique.filter((tag): tag is string => typeof tag === 'string');
 }

@@ -2,23 +2,7 @@ import { RetentionConfigDto } from './dto/retention-config.dto';
 import { StreamPropertyDto } from './dto/stream-property.dto';
 import { renderRetentionPolicy } from './retention-policy';
 import { StreamConfiguration } from './stream-configuration';
-import { StreamEntity } from './stream.entity';
-import type { StreamRecord } from './streams.repository';
-
-/** The columns that hold a configuration, so that a PUT replaces every one of them. */
-export type ConfigurationColumns = Pick<
-  StreamEntity,
-  | 'scalingType'
-  | 'minSegments'
-  | 'targetRate'
-  | 'scaleFactor'
-  | 'retentionType'
-  | 'retentionMin'
-  | 'retentionMax'
-  | 'tags'
-  | 'rolloverSizeBytes'
-  | 'timestampAggregationTimeout'
->;
+import type { ConfigurationColumns, StreamRecord } from './stream-record';
 
 export function configurationColumns(config: StreamConfiguration): ConfigurationColumns {
   return {

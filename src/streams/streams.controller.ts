@@ -1,3 +1,6 @@
+import type { Actor } from '../audit/actor';
+import { RequestActor } from '../audit/actor';
+import { Operation, OperationOf } from '../common/operations';
 import {
   Body,
   Controller,
@@ -35,17 +38,20 @@ export class StreamsController {
   @HttpCode(HttpStatus.CREATED)
   @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
   @Needs.readUpdateOnScope()
+  @OperationOf(Operation.createStream)
   createStream(
+    @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Body() body: CreateStreamDto,
   ): Promise<StreamPropertyDto> {
-    return this.streams.create(scopeName, body);
+    return this.streams.create(actor, scopeName, body);
   }
 
   /** Lists the streams of a scope: user streams, by tag, or the internal ones. */
   @Get()
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readableStreams()
+  @OperationOf(Operation.listStreams)
   listStreams(
     @Param('scopeName') scopeName: string,
     @Query() query: ListStreamsQueryDto,
@@ -57,6 +63,7 @@ export class StreamsController {
   @Get(':streamName')
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnStream()
+  @OperationOf(Operation.getStream)
   getStream(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
@@ -68,18 +75,21 @@ export class StreamsController {
   @Put(':streamName')
   @ApiProblemResponses(400, 404, 412, 413, 415, 500, 503)
   @Needs.readUpdateOnStream()
+  @OperationOf(Operation.updateStream)
   updateStream(
+    @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
     @Body() body: UpdateStreamDto,
   ): Promise<StreamPropertyDto> {
-    return this.streams.update(scopeName, streamName, body);
+    return this.streams.update(actor, scopeName, streamName, body);
   }
 
   /** Lists the scaling events (epochs) of a stream in a time window. */
   @Get(':streamName/scaling-events')
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnStream()
+  @OperationOf(Operation.getScalingEvents)
   async getScalingEvents(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
@@ -93,12 +103,14 @@ export class StreamsController {
   @Put(':streamName/state')
   @ApiProblemResponses(400, 404, 412, 413, 415, 500, 503)
   @Needs.readUpdateOnStream()
+  @OperationOf(Operation.updateStreamState)
   updateStreamState(
+    @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
     @Body() _body: StreamStateDto,
   ): Promise<StreamStateDto> {
-    return this.streams.seal(scopeName, streamName);
+    return this.streams.seal(actor, scopeName, streamName);
   }
 
   /** Deletes a sealed stream. */
@@ -106,10 +118,12 @@ export class StreamsController {
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiProblemResponses(400, 404, 412, 500, 503)
   @Needs.readUpdateOnStream()
+  @OperationOf(Operation.deleteStream)
   deleteStream(
+    @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
   ): Promise<void> {
-    return this.streams.delete(scopeName, streamName);
+    return this.streams.delete(actor, scopeName, streamName);
   }
 }

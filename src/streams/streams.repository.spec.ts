@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import type { Db } from '../database/db';
 import { INTERNAL_STREAM_CONFIGURATION, toStreamConfiguration } from './stream-configuration';
 import { configurationColumns } from './stream.mapper';
 import { StreamsRepository } from './streams.repository';
@@ -10,29 +10,28 @@ function recorder(rows: unknown[] = []) {
     calls.push({ sql: sql.replace(/\s+/g, ' ').trim(), values });
     return Promise.resolve(rows);
   };
-  const repository = new StreamsRepository({ query } as unknown as DataSource);
-  return { calls, repository, tx: { query } as unknown as EntityManager };
+  const repository = new StreamsRepository({ tx: { query } } as unknown as Db);
+  return { calls, repository };
 }
 
-const columns = configurationColumns(
-  toStreamConfiguration({
-    scalingPolicy: {
-      type: 'BY_RATE_IN_EVENTS_PER_SEC',
-      targetRate: 100,
-      scaleFactor: 2,
-      minSegments: 3,
-    },
-    retentionPolicy: { type: 'LIMITED_SIZE_MB', value: 10, maxValue: 20 },
-    streamTags: ['a', 'b'],
-    rolloverSizeBytes: 1024,
-    timestampAggregationTimeout: 7,
-  }),
-);
+const config = toStreamConfiguration({
+  scalingPolicy: {
+    type: 'BY_RATE_IN_EVENTS_PER_SEC',
+    targetRate: 100,
+    scaleFactor: 2,
+    minSegments: 3,
+  },
+  retentionPolicy: { type: 'LIMITED_SIZE_MB', value: 10, maxValue: 20 },
+  streamTags: ['a', 'b'],
+  rolloverSizeBytes: 1024,
+  timestampAggregationTimeout: 7,
+});
+const columns = configurationColumns(config);
 
 describe('StreamsRepository', () => {
   it('inserts a stream and its companion in one statement, values in column order', async () => {
-    const { calls, repository, tx } = recorder();
-    await repository.insert(tx, 'scope', [
+    const { calls, repository } = recorder();
+    await repository.insert('scope', [
       { name: 's', ownerStream: null, ownerReaderGroup: 'g', columns },
       {
         name: '_MARKs',
@@ -58,8 +57,8 @@ describe('StreamsRepository', () => {
   });
 
   it('replaces every configuration column of a stream in one update', async () => {
-    const { calls, repository, tx } = recorder();
-    await repository.updateConfiguration(tx, 'scope', 's', columns);
+    const { calls, repository } = recorder();
+    await repository.updateConfiguration('scope', 's', config);
     expect(calls).toEqual([
       {
         sql:

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { bigintToNumber } from '../database/bigint.transformer';
+import { markStreamName } from '../common/names';
+import { translateViolations } from '../database/constraint-violations';
+import type { Db } from '../database/db';
+import { InjectDb } from '../database/db';
+import { equalKeyRanges } from '../scaling/key-ranges';
+import { Epoch, SegmentRecord } from '../scaling/scaling-history';
+import { ScopeNotFoundError } from '../scopes/scope.errors';
+import { INTERNAL_STREAM_CONFIGURATION, StreamConfiguration } from './stream-configuration';
 import { StreamFilter } from './stream-filter';
-import { StreamEntity } from './stream.entity';
-import type { ConfigurationColumns } from './stream.mapper';
-
-/** A stream as the API reads it: name, state and configuration. */
-export type StreamRecord = Omit<
-  StreamEntity,
-  'ownerStream' | 'ownerReaderGroup' | 'createdAt' | 'updatedAt'
->;
+import { StreamExistsError } from './stream.errors';
+import { configurationColumns } from './stream.mapper';
+import type { ConfigurationColumns, StreamRecord } from './stream-record';
 
 type BigintColumn =
   'retentionMin' | 'retentionMax' | 'rolloverSizeBytes' | 'timestampAggregationTimeout';
@@ -35,7 +35,7 @@ const WHERE_FILTER: Record<StreamFilter['kind'], string> = {
 };
 
 /** A stream to insert: its name, what owns it (an internal stream) and its configuration. */
-export interface NewStream {
+interface NewStream {
   name: string;
   ownerStream: string | null;
   ownerReaderGroup: string | null;
@@ -72,34 +72,71 @@ const configurationValues = (columns: ConfigurationColumns): unknown[] =>
 const placeholders = (first: number, count: number): string =>
   Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
 
+const int64 = (value: string | null): number | null => (value === null ? null : Number(value));
+
 const toRecord = (row: StreamRow): StreamRecord => ({
   ...row,
-  retentionMin: bigintToNumber.from(row.retentionMin) as number | null,
-  retentionMax: bigintToNumber.from(row.retentionMax) as number | null,
-  rolloverSizeBytes: bigintToNumber.from(row.rolloverSizeBytes) as number,
-  timestampAggregationTimeout: bigintToNumber.from(row.timestampAggregationTimeout) as number,
+  retentionMin: int64(row.retentionMin),
+  retentionMax: int64(row.retentionMax),
+  rolloverSizeBytes: Number(row.rolloverSizeBytes),
+  timestampAggregationTimeout: Number(row.timestampAggregationTimeout),
+});
+
+interface EpochRow {
+  epoch: number;
+  created_at: string;
+  active_segments: number[];
+}
+
+interface SegmentRow {
+  number: number;
+  start_time: string;
+  key_start: number;
+  key_end: number;
+  created_in: number;
+  sealed_in: number | null;
+}
+
+/** The latest epoch of a stream: its number, time and active segments. */
+export interface CurrentEpoch extends Epoch {
+  activeSegments: number[];
+}
+
+const toEpoch = (row: EpochRow): CurrentEpoch => ({
+  epoch: row.epoch,
+  timestamp: Number(row.created_at),
+  activeSegments: row.active_segments,
+});
+
+const toSegment = (row: SegmentRow): SegmentRecord => ({
+  number: row.number,
+  startTime: Number(row.start_time),
+  keyStart: row.key_start,
+  keyEnd: row.key_end,
+  createdIn: row.created_in,
+  ...(row.sealed_in === null ? {} : { sealedIn: row.sealed_in }),
 });
 
 /**
- * The streams table in plain SQL, for the service's hot paths (get, list, create, update):
- * building each query through the ORM cost more than running it. Writes take the caller's
- * transaction.
+ * Every statement of the streams aggregate: streams, their epochs and segments, and the
+ * segment numbering. Plain SQL (building each query through the ORM cost more CPU than running
+ * it); each statement joins the current transaction, if any.
  */
 @Injectable()
 export class StreamsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectDb() private readonly db: Db) {}
 
   async findOne(scope: string, name: string): Promise<StreamRecord | undefined> {
-    const [row] = await this.dataSource.query<StreamRow[]>(
+    const [row] = await this.db.tx.query<StreamRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND name = $2`,
       [scope, name],
     );
     return row && toRecord(row);
   }
 
-  /** Reads the stream and locks its row for the rest of the caller's transaction. */
-  async lockOne(tx: EntityManager, scope: string, name: string): Promise<StreamRecord | undefined> {
-    const [row] = await tx.query<StreamRow[]>(
+  /** Reads the stream and locks its row until the current transaction ends. */
+  async lockOne(scope: string, name: string): Promise<StreamRecord | undefined> {
+    const [row] = await this.db.tx.query<StreamRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND name = $2 FOR UPDATE`,
       [scope, name],
     );
@@ -108,7 +145,7 @@ export class StreamsRepository {
 
   /** The streams of a scope the filter selects, by name: one query, whatever their number. */
   async findByScope(scope: string, filter: StreamFilter): Promise<StreamRecord[]> {
-    const rows = await this.dataSource.query<StreamRow[]>(
+    const rows = await this.db.tx.query<StreamRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND ${WHERE_FILTER[filter.kind]} ORDER BY name`,
       filter.kind === 'tag' ? [scope, filter.tag] : [scope],
     );
@@ -116,18 +153,52 @@ export class StreamsRepository {
   }
 
   async exists(scope: string, name: string): Promise<boolean> {
-    const rows = await this.dataSource.query<unknown[]>(
+    const rows = await this.db.tx.query<unknown[]>(
       `SELECT 1 FROM streams WHERE scope_name = $1 AND name = $2`,
       [scope, name],
     );
     return rows.length > 0;
   }
 
+  /**
+   * Creates an active stream, its `_MARK` companion and the epoch 0 of each. A reader group's
+   * `_RG` stream is created so too, owned by the group (and deleted with it).
+   */
+  async create(
+    scope: string,
+    name: string,
+    config: StreamConfiguration,
+    ownerReaderGroup: string | null = null,
+  ): Promise<StreamRecord> {
+    const columns = configurationColumns(config);
+    const mark = markStreamName(name);
+    await translateViolations(
+      {
+        unique: () => new StreamExistsError(scope, name),
+        foreignKey: () => new ScopeNotFoundError(scope),
+      },
+      () =>
+        this.insert(scope, [
+          { name, ownerStream: null, ownerReaderGroup, columns },
+          {
+            name: mark,
+            ownerStream: name,
+            ownerReaderGroup: null,
+            columns: configurationColumns(INTERNAL_STREAM_CONFIGURATION),
+          },
+        ]),
+    );
+    const now = Date.now();
+    await this.addEpoch(scope, name, 0, config.scaling.minSegments, now);
+    await this.addEpoch(scope, mark, 0, INTERNAL_STREAM_CONFIGURATION.scaling.minSegments, now);
+    return { scopeName: scope, name, state: 'ACTIVE', ...columns };
+  }
+
   /** Inserts active streams in one statement (a stream and its companion go in together). */
-  async insert(tx: EntityManager, scope: string, streams: NewStream[]): Promise<void> {
+  async insert(scope: string, streams: NewStream[]): Promise<void> {
     const width = INSERT_COLUMNS.length;
     const rows = streams.map((_, i) => `(${placeholders(i * width + 1, width)})`);
-    await tx.query(
+    await this.db.tx.query(
       `INSERT INTO streams (${INSERT_COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`,
       streams.flatMap((s) => [
         scope,
@@ -142,15 +213,144 @@ export class StreamsRepository {
 
   /** Replaces every configuration column of a stream. */
   async updateConfiguration(
-    tx: EntityManager,
     scope: string,
     name: string,
-    columns: ConfigurationColumns,
+    config: StreamConfiguration,
   ): Promise<void> {
     const set = CONFIGURATION.map(([column], i) => `${column} = $${i + 3}`).join(', ');
-    await tx.query(
+    await this.db.tx.query(
       `UPDATE streams SET ${set}, updated_at = now() WHERE scope_name = $1 AND name = $2`,
-      [scope, name, ...configurationValues(columns)],
+      [scope, name, ...configurationValues(configurationColumns(config))],
+    );
+  }
+
+  /** Seals a stream and its companion. */
+  async seal(scope: string, name: string): Promise<void> {
+    await this.db.tx.query(
+      `UPDATE streams SET state = 'SEALED', updated_at = now()
+        WHERE scope_name = $1 AND name IN ($2, $3)`,
+      [scope, name, markStreamName(name)],
+    );
+  }
+
+  /** Deletes a stream; its companion, epochs and segments go with it (foreign key cascades). */
+  async delete(scope: string, name: string): Promise<void> {
+    await this.db.tx.query(`DELETE FROM streams WHERE scope_name = $1 AND name = $2`, [
+      scope,
+      name,
+    ]);
+  }
+
+  /** The latest epoch of a stream; its segments are exactly the active ones. */
+  async currentEpoch(scope: string, stream: string): Promise<CurrentEpoch> {
+    const [row] = await this.db.tx.query<EpochRow[]>(
+      `SELECT epoch, created_at, active_segments FROM stream_epochs
+        WHERE scope_name = $1 AND stream_name = $2
+        ORDER BY epoch DESC LIMIT 1`,
+      [scope, stream],
+    );
+    return toEpoch(row);
+  }
+
+  /**
+   * Seals the active segments of `current` and writes the next epoch at `time` with `count`
+   * equal segments. The caller holds the stream's row lock, so epochs are written one at a time.
+   */
+  async rescale(
+    scope: string,
+    stream: string,
+    current: CurrentEpoch,
+    count: number,
+    time: number,
+  ): Promise<void> {
+    const epoch = current.epoch + 1;
+    await this.db.tx.query(
+      `UPDATE stream_segments SET sealed_in = $3
+        WHERE scope_name = $1 AND stream_name = $2 AND number = ANY($4::int[])`,
+      [scope, stream, epoch, current.activeSegments],
+    );
+    await this.addEpoch(scope, stream, epoch, count, time);
+  }
+
+  /** The epoch in force at `from` and those created in (from, to], oldest first. */
+  async epochsAround(
+    scope: string,
+    stream: string,
+    from: number,
+    to: number,
+  ): Promise<CurrentEpoch[]> {
+    const rows = await this.db.tx.query<EpochRow[]>(
+      `(SELECT epoch, created_at, active_segments FROM stream_epochs
+         WHERE scope_name = $1 AND stream_name = $2 AND created_at <= $3
+         ORDER BY created_at DESC LIMIT 1)
+       UNION ALL
+       (SELECT epoch, created_at, active_segments FROM stream_epochs
+         WHERE scope_name = $1 AND stream_name = $2 AND created_at > $3 AND created_at <= $4)`,
+      [scope, stream, from, to],
+    );
+    return rows.map(toEpoch);
+  }
+
+  /**
+   * The segments of epochs `first` to `last`: those active at the first (by number) and those
+   * created later (by creation epoch); disjoint halves, each a plain index lookup.
+   */
+  async segmentsOf(
+    scope: string,
+    stream: string,
+    activeAtFirst: number[],
+    first: number,
+    last: number,
+  ): Promise<SegmentRecord[]> {
+    const rows = await this.db.tx.query<SegmentRow[]>(
+      `SELECT number, start_time, key_start, key_end, created_in, sealed_in FROM stream_segments
+        WHERE scope_name = $1 AND stream_name = $2 AND number = ANY($3::int[])
+       UNION ALL
+       SELECT number, start_time, key_start, key_end, created_in, sealed_in FROM stream_segments
+        WHERE scope_name = $1 AND stream_name = $2 AND created_in > $4 AND created_in <= $5`,
+      [scope, stream, activeAtFirst, first, last],
+    );
+    return rows.map(toSegment);
+  }
+
+  /**
+   * Writes epoch `epoch` at `time` with `count` new equal segments, numbered on from the stream's
+   * numbering (which outlives the stream itself), in one statement.
+   */
+  private async addEpoch(
+    scope: string,
+    stream: string,
+    epoch: number,
+    count: number,
+    time: number,
+  ): Promise<void> {
+    const ranges = equalKeyRanges(count);
+    await this.db.tx.query(
+      `WITH numbering AS (
+         INSERT INTO segment_numbering AS n (scope_name, stream_name, next_number)
+         VALUES ($1, $2, $5::int)
+         ON CONFLICT (scope_name, stream_name)
+           DO UPDATE SET next_number = n.next_number + EXCLUDED.next_number
+         RETURNING n.next_number - $5::int AS first
+       ), epoch AS (
+         INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
+         SELECT $1, $2, $3, $4, ARRAY(SELECT generate_series(first, first + $5::int - 1))
+           FROM numbering
+       )
+       INSERT INTO stream_segments
+         (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
+       SELECT $1, $2, numbering.first + r.i::int - 1, $3, $4, r.key_start, r.key_end
+         FROM numbering,
+              unnest($6::float8[], $7::float8[]) WITH ORDINALITY AS r (key_start, key_end, i)`,
+      [
+        scope,
+        stream,
+        epoch,
+        time,
+        count,
+        ranges.map((r) => r.keyStart),
+        ranges.map((r) => r.keyEnd),
+      ],
     );
   }
 }

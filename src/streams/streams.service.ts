@@ -1,67 +1,64 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { Actor } from '../audit/actor';
 import { AuditService } from '../audit/audit.service';
 import { streamResource } from '../auth/resources';
-import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
-import { isInternalStreamName, markStreamName } from '../common/names';
-import { ScaleRecord } from '../scaling/scaling-history';
-import { StreamHistoryService } from '../scaling/stream-history.service';
-import { ScopeNotFoundError } from '../scopes/scope.errors';
+import { isInternalStreamName } from '../common/names';
+import { Operation } from '../common/operations';
+import type { Db } from '../database/db';
+import { InjectDb } from '../database/db';
+import { needsRescale } from '../scaling/scaling-decision';
+import {
+  buildScaleRecords,
+  nextEpochTime,
+  ScaleRecord,
+  selectWindow,
+} from '../scaling/scaling-history';
 import { ScopesService } from '../scopes/scopes.service';
-import { CreateStreamDto } from './dto/create-stream.dto';
 import { StreamPropertyDto } from './dto/stream-property.dto';
 import { StreamStateDto } from './dto/stream-state.dto';
 import { StreamsListDto } from './dto/streams-list.dto';
-import { UpdateStreamDto } from './dto/update-stream.dto';
 import {
-  INTERNAL_STREAM_CONFIGURATION,
   StreamConfiguration,
+  StreamConfigurationInput,
   toStreamConfiguration,
 } from './stream-configuration';
 import { StreamFilter } from './stream-filter';
-import { StreamEntity } from './stream.entity';
+import type { StreamRecord } from './stream-record';
 import {
   InternalStreamError,
-  StreamExistsError,
   StreamNotFoundError,
   StreamNotSealedError,
   StreamSealedError,
 } from './stream.errors';
 import { configurationColumns, toStreamProperty } from './stream.mapper';
-import { StreamRecord, StreamsRepository } from './streams.repository';
+import { StreamsRepository } from './streams.repository';
 
 @Injectable()
 export class StreamsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDb() private readonly db: Db,
     private readonly streams: StreamsRepository,
     private readonly scopes: ScopesService,
-    private readonly history: StreamHistoryService,
     private readonly audit: AuditService,
   ) {}
 
   /** Creates the stream and its `_MARK` companion in one transaction. */
-  async create(scope: string, request: CreateStreamDto): Promise<StreamPropertyDto> {
+  async create(
+    actor: Actor,
+    scope: string,
+    request: StreamConfigurationInput & { streamName: string },
+  ): Promise<StreamPropertyDto> {
     const config = toStreamConfiguration(request);
     const name = request.streamName;
-    try {
-      return await this.dataSource.transaction(async (tx) => {
-        const created = toStreamProperty(
-          await this.insertWithCompanion(tx, scope, name, config, {}),
-        );
-        await this.audit.changed(tx, {
-          operation: 'createStream',
-          resource: streamResource(scope, name),
-          after: created,
-        });
-        return created;
+    return this.db.withTransaction(async () => {
+      const created = toStreamProperty(await this.streams.create(scope, name, config));
+      await this.audit.changed(actor, {
+        operation: Operation.createStream,
+        resource: streamResource(scope, name),
+        after: created,
       });
-    } catch (error) {
-      if (sqlState(error) === PgCode.uniqueViolation) throw new StreamExistsError(scope, name);
-      if (isForeignKeyViolation(error)) throw new ScopeNotFoundError(scope);
-      throw error;
-    }
+      return created;
+    });
   }
 
   /** One query; only an empty answer asks whether the scope exists. */
@@ -71,48 +68,44 @@ export class StreamsService {
     return { streams: streams.map(toStreamProperty) };
   }
 
-  async get(scope: string, name: string): Promise<StreamPropertyDto> {
-    const stream = await this.streams.findOne(scope, name);
-    if (!stream) return this.notFound(scope, name);
-    return toStreamProperty(stream);
+  get(scope: string, name: string): Promise<StreamPropertyDto> {
+    return this.scopes.within(scope, async () => {
+      const stream = await this.streams.findOne(scope, name);
+      if (!stream) throw new StreamNotFoundError(scope, name);
+      return toStreamProperty(stream);
+    });
   }
 
-  /** Replaces the whole configuration of an active user stream. */
-  async update(scope: string, name: string, request: UpdateStreamDto): Promise<StreamPropertyDto> {
+  /** Replaces the whole configuration of an active user stream, rescaling it if need be. */
+  async update(
+    actor: Actor,
+    scope: string,
+    name: string,
+    request: StreamConfigurationInput,
+  ): Promise<StreamPropertyDto> {
     const config = toStreamConfiguration(request);
-    const updated = await this.dataSource.transaction(async (tx) => {
-      const stream = await this.lockUserStream(tx, scope, name);
+    return this.changeUserStream(scope, name, async (stream) => {
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
-      const columns = configurationColumns(config);
-      await this.streams.updateConfiguration(tx, scope, name, columns);
-      await this.history.applyPolicy(tx, scope, name, config.scaling);
-      const after = toStreamProperty({ ...stream, ...columns });
-      await this.audit.changed(tx, {
-        operation: 'updateStream',
+      await this.streams.updateConfiguration(scope, name, config);
+      await this.applyScaling(scope, name, config);
+      const after = toStreamProperty({ ...stream, ...configurationColumns(config) });
+      await this.audit.changed(actor, {
+        operation: Operation.updateStream,
         resource: streamResource(scope, name),
         before: toStreamProperty(stream),
         after,
       });
       return after;
     });
-    return updated;
   }
 
   /** Seals the stream and its companion; sealing a sealed stream changes nothing. */
-  async seal(scope: string, name: string): Promise<StreamStateDto> {
-    await this.dataSource.transaction(async (tx) => {
-      const stream = await this.lockUserStream(tx, scope, name);
+  async seal(actor: Actor, scope: string, name: string): Promise<StreamStateDto> {
+    await this.changeUserStream(scope, name, async (stream) => {
       if (stream.state === 'SEALED') return;
-      await tx.update(
-        StreamEntity,
-        [
-          { scopeName: scope, name },
-          { scopeName: scope, name: markStreamName(name) },
-        ],
-        { state: 'SEALED' },
-      );
-      await this.audit.changed(tx, {
-        operation: 'updateStreamState',
+      await this.streams.seal(scope, name);
+      await this.audit.changed(actor, {
+        operation: Operation.updateStreamState,
         resource: streamResource(scope, name),
         after: { streamState: 'SEALED' },
       });
@@ -120,76 +113,67 @@ export class StreamsService {
     return { streamState: 'SEALED' };
   }
 
-  /** Deletes a sealed stream; its companion goes with it (foreign key cascade). */
-  async delete(scope: string, name: string): Promise<void> {
-    await this.dataSource.transaction(async (tx) => {
-      const stream = await this.lockUserStream(tx, scope, name);
+  /** Deletes a sealed stream; its companion goes with it. */
+  async delete(actor: Actor, scope: string, name: string): Promise<void> {
+    await this.changeUserStream(scope, name, async (stream) => {
       if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
-      await tx.delete(StreamEntity, { scopeName: scope, name });
-      await this.audit.changed(tx, {
-        operation: 'deleteStream',
+      await this.streams.delete(scope, name);
+      await this.audit.changed(actor, {
+        operation: Operation.deleteStream,
         resource: streamResource(scope, name),
       });
     });
   }
 
   /** The scaling history of a stream (internal streams included) within [from, to]. */
-  async scalingEvents(
-    scope: string,
-    name: string,
-    from: number,
-    to: number,
-  ): Promise<ScaleRecord[]> {
-    const events = await this.history.scalingEvents(scope, name, from, to);
-    // A stream always has an epoch: no event at all may mean no stream.
-    if (events.length === 0 && !(await this.streams.exists(scope, name))) {
-      return this.notFound(scope, name);
-    }
-    return events;
+  scalingEvents(scope: string, name: string, from: number, to: number): Promise<ScaleRecord[]> {
+    return this.scopes.within(scope, async () => {
+      const found = await this.streams.epochsAround(scope, name, from, to);
+      // A stream always has an epoch: none at all may mean no stream.
+      if (found.length === 0 && !(await this.streams.exists(scope, name))) {
+        throw new StreamNotFoundError(scope, name);
+      }
+      const epochs = selectWindow(found, from, to);
+      if (epochs.length === 0) return [];
+      const first = epochs[0].epoch;
+      const last = epochs[epochs.length - 1].epoch;
+      const activeAtFirst = found.find((epoch) => epoch.epoch === first)!.activeSegments;
+      const segments = await this.streams.segmentsOf(scope, name, activeAtFirst, first, last);
+      return buildScaleRecords(epochs, segments);
+    });
   }
 
   /**
-   * Inserts a stream, its `_MARK` companion and the epoch 0 of each, inside the caller's
-   * transaction. Reader groups use it for their `_RG` stream (`owner.readerGroup`).
+   * Scales the stream when its new policy asks for it: every active segment is sealed and
+   * `minSegments` equal ones replace them in a new epoch.
    */
-  async insertWithCompanion(
-    tx: EntityManager,
+  private async applyScaling(
     scope: string,
     name: string,
     config: StreamConfiguration,
-    owner: { readerGroup?: string },
-  ): Promise<StreamRecord> {
-    const columns = configurationColumns(config);
-    const mark = markStreamName(name);
-    await this.streams.insert(tx, scope, [
-      { name, ownerStream: null, ownerReaderGroup: owner.readerGroup ?? null, columns },
-      {
-        name: mark,
-        ownerStream: name,
-        ownerReaderGroup: null,
-        columns: configurationColumns(INTERNAL_STREAM_CONFIGURATION),
-      },
-    ]);
-    await this.history.begin(tx, scope, name, config.scaling.minSegments);
-    await this.history.begin(tx, scope, mark, INTERNAL_STREAM_CONFIGURATION.scaling.minSegments);
-    return { scopeName: scope, name, state: 'ACTIVE', ...columns };
+  ): Promise<void> {
+    const current = await this.streams.currentEpoch(scope, name);
+    if (!needsRescale(config.scaling, current.activeSegments.length)) return;
+    const time = nextEpochTime(current.timestamp, Date.now());
+    await this.streams.rescale(scope, name, current, config.scaling.minSegments, time);
   }
 
-  /** Locks a user stream's row for the rest of the transaction, so writers take turns. */
-  private async lockUserStream(
-    tx: EntityManager,
+  /**
+   * Runs a change of a user stream in one transaction, its row locked first so that writers
+   * take turns.
+   */
+  private changeUserStream<T>(
     scope: string,
     name: string,
-  ): Promise<StreamRecord> {
-    const stream = await this.streams.lockOne(tx, scope, name);
-    if (!stream) return this.notFound(scope, name);
-    if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
-    return stream;
-  }
-
-  /** Says which of the two is missing: the scope or the stream. */
-  private async notFound(scope: string, name: string): Promise<never> {
-    await this.scopes.assertExists(scope);
-    throw new StreamNotFoundError(scope, name);
+    change: (stream: StreamRecord) => Promise<T>,
+  ): Promise<T> {
+    return this.scopes.within(scope, () =>
+      this.db.withTransaction(async () => {
+        const stream = await this.streams.lockOne(scope, name);
+        if (!stream) throw new StreamNotFoundError(scope, name);
+        if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
+        return change(stream);
+      }),
+    );
   }
 }

@@ -69,8 +69,6 @@ export function toProblem(error: unknown): Problem {
         detail: 'A concurrent change interfered; retry',
         retryAfter: RETRY_AFTER_SECONDS,
       };
-    case PgCode.uniqueViolation:
-      return { status: 409, code: 'CONFLICT', detail: 'The resource already exists' };
   }
   return {
     status: 500,

@@ -44,18 +44,31 @@ function lookUp(req: Request): string | undefined {
     ?.template;
 }
 
-/**
- * The route template of a request (`/v1/scopes/:scopeName`), never its raw path, so it can
- * label metrics with bounded cardinality:
- * - the route that served it;
- * - `<mount>/*` when a mounted handler answered it (Swagger UI's files under `/docs`);
- * - the route it was meant for when the edge refused it before routing (a body of the wrong
- *   type or size), and also before the request has been routed at all;
- * - {@link UNMATCHED_ROUTE} otherwise.
- */
-export function routeTemplate(req: Request): string {
+/** Labels of requests whose response has begun: the route no longer changes. */
+const settled = new WeakMap<Request, string>();
+
+function label(req: Request): string {
   const route = req.route as { path?: unknown } | undefined;
   if (route && typeof route.path === 'string') return req.baseUrl + route.path;
   if (req.baseUrl) return `${req.baseUrl}/*`;
   return lookUp(req) ?? UNMATCHED_ROUTE;
+}
+
+/**
+ * The route template of a request (`/v1/scopes/:scopeName`), never its raw path, so it can
+ * label metrics and logs with bounded cardinality:
+ * - the route that served it, as Express matched it (`req.route`, under `req.baseUrl`);
+ * - `<mount>/*` when a mounted handler answered it (Swagger UI's files under `/docs`);
+ * - the route it was meant for when the edge refused it before routing (a body of the wrong
+ *   type or size), and also before the request has been routed at all: only then is the
+ *   router's table matched here, since Express has not matched it;
+ * - {@link UNMATCHED_ROUTE} otherwise.
+ * Once the response has begun the label is settled and computed once, however many ask.
+ */
+export function routeTemplate(req: Request): string {
+  const known = settled.get(req);
+  if (known !== undefined) return known;
+  const template = label(req);
+  if (req.res?.headersSent) settled.set(req, template);
+  return template;
 }

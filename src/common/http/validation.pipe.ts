@@ -15,13 +15,38 @@ export function toViolations(errors: ValidationError[], parent = ''): FieldViola
   });
 }
 
+/**
+ * A request DTO with rules of meaning beyond its shape (its service applies them). When its
+ * shape is wrong, the pipe reports those rules' violations of the other fields too, so one
+ * answer names every problem.
+ */
+export interface HasMeaningRules {
+  meaningViolations(): FieldViolation[];
+}
+
+const hasMeaningRules = (target: unknown): target is HasMeaningRules =>
+  typeof (target as Partial<HasMeaningRules> | undefined)?.meaningViolations === 'function';
+
+/** `field` is `shaped` or inside it. */
+const within = (field: string, shaped: string): boolean =>
+  field === shaped || field.startsWith(`${shaped}.`) || field.startsWith(`${shaped}[`);
+
+function invalidRequest(errors: ValidationError[]): InvalidRequestError {
+  const shape = toViolations(errors);
+  const target: unknown = errors[0]?.target;
+  const meaning = hasMeaningRules(target)
+    ? target.meaningViolations().filter((v) => !shape.some((s) => within(v.field, s.field)))
+    : [];
+  return new InvalidRequestError([...shape, ...meaning]);
+}
+
 /** The one validation pipe: unknown fields are dropped, wrong ones are a 400 naming each. */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,
     transform: true,
     forbidUnknownValues: true,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new InvalidRequestError(toViolations(errors)),
+    validationError: { target: true, value: false },
+    exceptionFactory: invalidRequest,
   });
 }

@@ -2,11 +2,14 @@ import { ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
 import { IsInt64, IsStreamName } from '../../common/http/validators';
+import { FieldViolation } from '../../common/errors/domain-error';
+import { HasMeaningRules } from '../../common/http/validation.pipe';
+import { readStreamConfiguration } from '../stream-configuration';
 import { RetentionConfigDto } from './retention-config.dto';
 import { ScalingConfigDto } from './scaling-config.dto';
 
 @ApiSchema({ name: 'CreateStreamRequest' })
-export class CreateStreamDto {
+export class CreateStreamDto implements HasMeaningRules {
   /**
    * 1 to 250 characters of A-Z a-z 0-9 . - ; names starting with `_` are reserved.
    * @example "orders"
@@ -45,4 +48,8 @@ export class CreateStreamDto {
   @IsInt64()
   @Min(0)
   rolloverSizeBytes?: number;
+
+  meaningViolations(): FieldViolation[] {
+    return readStreamConfiguration(this).violations;
+  }
 }

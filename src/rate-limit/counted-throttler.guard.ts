@@ -7,7 +7,7 @@ import {
   ThrottlerLimitDetail,
 } from '@nestjs/throttler';
 import type { ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
-import { MetricsService } from '../../metrics/metrics.service';
+import { MetricsService } from '../metrics/metrics.service';
 
 /** The rate limiter, counting what it refuses in `tributary_rate_limited_total`. */
 @Injectable()

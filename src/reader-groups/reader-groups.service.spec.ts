@@ -1,0 +1,101 @@
+import { ACTOR, fakeAudit, fakeDb } from '../../test/support/fake-db';
+import { InvalidRequestError } from '../common/errors/domain-error';
+import { ScopeNotFoundError } from '../scopes/scope.errors';
+import { ScopesService } from '../scopes/scopes.service';
+import { StreamNotFoundError } from '../streams/stream.errors';
+import type { StreamsRepository } from '../streams/streams.repository';
+import { ReaderGroupNotFoundError, ReaderNotOnlineError } from './reader-group.errors';
+import type { ReaderGroupsRepository } from './reader-groups.repository';
+import { ReaderGroupsService } from './reader-groups.service';
+
+/** The service over repositories holding the streams `existing`, one group `g` and reader `r`. */
+function setUp({ existing = ['s/a', 's/b', 'o/c'], scopeExists = true, groupExists = true } = {}) {
+  const calls: string[] = [];
+  const groups = {
+    insert: (scope: string, group: string) => (
+      calls.push(`group ${scope}/${group}`),
+      Promise.resolve()
+    ),
+    lockExistingStreams: () => Promise.resolve(new Set(existing)),
+    insertStreams: (_s: string, _g: string, refs: { scope: string; stream: string }[]) => (
+      calls.push(`streams ${refs.map((r) => `${r.scope}/${r.stream}`).join(',')}`),
+      Promise.resolve()
+    ),
+    exists: () => Promise.resolve(groupExists),
+    addReader: () => Promise.resolve(groupExists),
+    removeReader: (_s: string, _g: string, reader: string) => Promise.resolve(reader === 'r'),
+  } as unknown as ReaderGroupsRepository;
+  const streams = {
+    create: (scope: string, name: string, config: { rolloverSizeBytes: number }, owner: string) => (
+      calls.push(`stream ${scope}/${name} of ${owner} rollover ${config.rolloverSizeBytes}`),
+      Promise.resolve()
+    ),
+  } as unknown as StreamsRepository;
+  const scopes = new ScopesService(
+    fakeDb(),
+    { exists: () => Promise.resolve(scopeExists) } as never,
+    fakeAudit(),
+  );
+  const audit = fakeAudit();
+  const db = fakeDb();
+  return { service: new ReaderGroupsService(db, groups, streams, scopes, audit), calls, audit, db };
+}
+
+describe('ReaderGroupsService', () => {
+  it('creates the group, its _RG stream and its stream list in one transaction', async () => {
+    const { service, calls, audit, db } = setUp();
+    const created = await service.create(ACTOR, 's', {
+      readerGroupName: 'g',
+      streams: ['a', 'o/c', 'a', 's/b'],
+    });
+    expect(created).toEqual({
+      scopeName: 's',
+      readerGroupName: 'g',
+      streamList: ['s/a', 'o/c', 's/b'],
+      onlineReaderIds: [],
+    });
+    expect(calls).toEqual([
+      'group s/g',
+      'stream s/_RGg of g rollover 4194304',
+      'streams s/a,o/c,s/b',
+    ]);
+    expect(db.transactions).toBe(1);
+    expect(audit.entries).toEqual([
+      {
+        operation: 'createReaderGroup',
+        resource: 'prn::/scope:s/reader-group:g',
+        after: { readerGroupName: 'g', streamList: ['s/a', 'o/c', 's/b'] },
+      },
+    ]);
+  });
+
+  it('names the first stream that does not exist, creating no stream', async () => {
+    const { service, calls } = setUp({ existing: ['s/a'] });
+    const refused = service.create(ACTOR, 's', { readerGroupName: 'g', streams: ['a', 'x', 'y'] });
+    await expect(refused).rejects.toEqual(new StreamNotFoundError('s', 'x'));
+    expect(calls).toEqual(['group s/g']);
+  });
+
+  it('refuses a reader id that is not a name before touching anything', async () => {
+    const { service, db } = setUp();
+    await expect(service.readerOnline(ACTOR, 's', 'g', '_bad')).rejects.toBeInstanceOf(
+      InvalidRequestError,
+    );
+    expect(db.transactions).toBe(0);
+  });
+
+  it('audits a reader going offline, and says why one cannot', async () => {
+    const { service, audit } = setUp();
+    await service.readerOffline(ACTOR, 's', 'g', 'r');
+    expect(audit.entries.map((e) => e.after)).toEqual([{ readerId: 'r', online: false }]);
+    await expect(service.readerOffline(ACTOR, 's', 'g', 'q')).rejects.toBeInstanceOf(
+      ReaderNotOnlineError,
+    );
+    await expect(
+      setUp({ groupExists: false }).service.readerOffline(ACTOR, 's', 'g', 'q'),
+    ).rejects.toBeInstanceOf(ReaderGroupNotFoundError);
+    await expect(
+      setUp({ groupExists: false, scopeExists: false }).service.readerOffline(ACTOR, 's', 'g', 'q'),
+    ).rejects.toBeInstanceOf(ScopeNotFoundError);
+  });
+});

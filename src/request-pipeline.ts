@@ -1,0 +1,72 @@
+import { Provider } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { AuthGuard } from './auth/auth.guard';
+import { ReadableListInterceptor } from './auth/readable-list.interceptor';
+import { GlobalExceptionFilter } from './common/http/global-exception.filter';
+import { jsonBody } from './common/http/json-body.middleware';
+import { PathNamesGuard } from './common/http/path-names.guard';
+import { requestId } from './common/http/request-id.middleware';
+import { createValidationPipe } from './common/http/validation.pipe';
+import { AppConfig } from './config/app-config';
+import { requestLogger } from './logging/request-logger.middleware';
+import { httpMetrics } from './metrics/http-metrics.middleware';
+import { MetricsService } from './metrics/metrics.service';
+import { CountedThrottlerGuard } from './rate-limit/counted-throttler.guard';
+
+/**
+ * The path of every request, in the order it runs. This file is the one place that registers
+ * behaviour for all routes; feature modules register none.
+ */
+
+/** The browser origins CORS_ORIGINS allows: `true` for any (`*`), none when unset. */
+function corsOrigins(config: AppConfig): string[] | boolean {
+  const origins = (config.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim());
+  return origins.includes('*') ? true : origins.filter(Boolean);
+}
+
+/** 1. Express middleware, before any routing. */
+export function useExpressMiddleware(
+  app: NestExpressApplication,
+  config: AppConfig,
+  logger: Logger,
+): void {
+  // 1a. A request id for every request, echoed in X-Request-Id; everything after logs it.
+  app.use(requestId);
+  // 1b. The request log line and 1c. the request metrics, written when the response ends:
+  // first, so they see every request, refused ones included.
+  app.use(requestLogger(logger));
+  if (config.METRICS_ENABLED) app.use(httpMetrics(app.get(MetricsService)));
+  // 1d. Security headers.
+  app.use(helmet());
+  // 1e. CORS, when configured (answers preflights itself).
+  if (config.CORS_ORIGINS) {
+    app.enableCors({
+      origin: corsOrigins(config),
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      allowedHeaders: ['Content-Type', 'Accept', 'Authorization'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate'],
+      maxAge: 600,
+    });
+  }
+  // 1f. The JSON body gate: 415 for other media types, 413 over MAX_BODY_BYTES, 400 for bad JSON.
+  app.use(jsonBody(config.MAX_BODY_BYTES));
+}
+
+/** 2 to 5: Nest's enhancers for every route, as providers of the root module. */
+export const PIPELINE_PROVIDERS: Provider[] = [
+  // 2a. Guard: the rate limit per client address (off at RATE_LIMIT_PER_MINUTE=0).
+  { provide: APP_GUARD, useClass: CountedThrottlerGuard },
+  // 2b. Guard: credentials (401) and the route's permission (403), before names are looked at.
+  { provide: APP_GUARD, useExisting: AuthGuard },
+  // 2c. Guard: names in the path that cannot exist are 404 (or 400) before any handler runs.
+  { provide: APP_GUARD, useClass: PathNamesGuard },
+  // 3. Pipe: bodies and queries validated into their DTOs; 400 naming each invalid field.
+  { provide: APP_PIPE, useFactory: createValidationPipe },
+  // 4. Interceptor: lists keep only the items the caller may READ.
+  { provide: APP_INTERCEPTOR, useClass: ReadableListInterceptor },
+  // 5. Filter: every error becomes its status and problem document.
+  { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+];

@@ -1,0 +1,149 @@
+import { ACTOR, fakeAudit, fakeDb } from '../../test/support/fake-db';
+import { ScopeNotFoundError } from '../scopes/scope.errors';
+import { ScopesService } from '../scopes/scopes.service';
+import type { StreamRecord } from './stream-record';
+import {
+  InternalStreamError,
+  StreamNotFoundError,
+  StreamNotSealedError,
+  StreamSealedError,
+} from './stream.errors';
+import type { CurrentEpoch, StreamsRepository } from './streams.repository';
+import { StreamsService } from './streams.service';
+
+const STORED: StreamRecord = {
+  scopeName: 's',
+  name: 't',
+  state: 'ACTIVE',
+  scalingType: 'FIXED_NUM_SEGMENTS',
+  minSegments: 2,
+  targetRate: null,
+  scaleFactor: null,
+  retentionType: null,
+  retentionMin: null,
+  retentionMax: null,
+  tags: [],
+  rolloverSizeBytes: 0,
+  timestampAggregationTimeout: 0,
+};
+
+/** The service over a repository holding one stream (or none: null) and a scope, or none. */
+function setUp({
+  stored = STORED,
+  scopeExists = true,
+}: { stored?: StreamRecord | null; scopeExists?: boolean } = {}) {
+  const stream = stored ?? undefined;
+  const calls: string[] = [];
+  const epoch: CurrentEpoch = { epoch: 3, timestamp: 1000, activeSegments: [7, 8] };
+  const streams = {
+    lockOne: () => Promise.resolve(stream),
+    findOne: () => Promise.resolve(stream),
+    updateConfiguration: () => (calls.push('updateConfiguration'), Promise.resolve()),
+    currentEpoch: () => Promise.resolve(epoch),
+    rescale: (_s: string, _n: string, current: CurrentEpoch, count: number, time: number) => (
+      calls.push(`rescale from ${current.epoch} to ${count} at ${time > current.timestamp}`),
+      Promise.resolve()
+    ),
+    seal: () => (calls.push('seal'), Promise.resolve()),
+    delete: () => (calls.push('delete'), Promise.resolve()),
+  } as unknown as StreamsRepository;
+  const scopes = new ScopesService(
+    fakeDb(),
+    {
+      exists: () => Promise.resolve(scopeExists),
+    } as never,
+    fakeAudit(),
+  );
+  const audit = fakeAudit();
+  const db = fakeDb();
+  return { service: new StreamsService(db, streams, scopes, audit), calls, audit, db };
+}
+
+const fixed = (minSegments: number) => ({
+  scalingPolicy: { type: 'FIXED_NUM_SEGMENTS' as const, minSegments },
+});
+
+describe('StreamsService', () => {
+  it('rescales on update when the fixed count changes, in one transaction, audited', async () => {
+    const { service, calls, audit, db } = setUp();
+    const after = await service.update(ACTOR, 's', 't', fixed(4));
+    expect(after.scalingPolicy).toEqual({ type: 'FIXED_NUM_SEGMENTS', minSegments: 4 });
+    expect(calls).toEqual(['updateConfiguration', 'rescale from 3 to 4 at true']);
+    expect(db.transactions).toBe(1);
+    expect(audit.entries).toEqual([
+      expect.objectContaining({
+        operation: 'updateStream',
+        resource: 'prn::/scope:s/stream:t',
+        before: expect.objectContaining({
+          scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 2 },
+        }),
+      }),
+    ]);
+  });
+
+  it('does not rescale when the active segments already fit the policy', async () => {
+    const { service, calls } = setUp();
+    await service.update(ACTOR, 's', 't', fixed(2));
+    expect(calls).toEqual(['updateConfiguration']);
+  });
+
+  it('rescales a rate policy only when it needs more segments than are active', async () => {
+    const rate = (minSegments: number) => ({
+      scalingPolicy: {
+        type: 'BY_RATE_IN_EVENTS_PER_SEC' as const,
+        targetRate: 10,
+        scaleFactor: 2,
+        minSegments,
+      },
+    });
+    const fewer = setUp();
+    await fewer.service.update(ACTOR, 's', 't', rate(1));
+    expect(fewer.calls).toEqual(['updateConfiguration']);
+    const more = setUp();
+    await more.service.update(ACTOR, 's', 't', rate(3));
+    expect(more.calls).toEqual(['updateConfiguration', 'rescale from 3 to 3 at true']);
+  });
+
+  it('refuses to update a sealed stream, writing nothing', async () => {
+    const { service, calls, audit } = setUp({ stored: { ...STORED, state: 'SEALED' } });
+    await expect(service.update(ACTOR, 's', 't', fixed(4))).rejects.toBeInstanceOf(
+      StreamSealedError,
+    );
+    expect(calls).toEqual([]);
+    expect(audit.entries).toEqual([]);
+  });
+
+  it('refuses to change an internal stream', async () => {
+    const { service } = setUp({ stored: { ...STORED, name: '_MARKt' } });
+    await expect(service.seal(ACTOR, 's', '_MARKt')).rejects.toBeInstanceOf(InternalStreamError);
+  });
+
+  it('says which is missing: the stream, or its scope', async () => {
+    await expect(setUp({ stored: null }).service.get('s', 't')).rejects.toBeInstanceOf(
+      StreamNotFoundError,
+    );
+    await expect(
+      setUp({ stored: null, scopeExists: false }).service.update(ACTOR, 's', 't', fixed(1)),
+    ).rejects.toBeInstanceOf(ScopeNotFoundError);
+  });
+
+  it('seals once: sealing a sealed stream records nothing', async () => {
+    const active = setUp();
+    await active.service.seal(ACTOR, 's', 't');
+    expect(active.calls).toEqual(['seal']);
+    expect(active.audit.entries.map((e) => e.operation)).toEqual(['updateStreamState']);
+    const sealed = setUp({ stored: { ...STORED, state: 'SEALED' } });
+    expect(await sealed.service.seal(ACTOR, 's', 't')).toEqual({ streamState: 'SEALED' });
+    expect(sealed.calls).toEqual([]);
+    expect(sealed.audit.entries).toEqual([]);
+  });
+
+  it('deletes only a sealed stream', async () => {
+    await expect(setUp().service.delete(ACTOR, 's', 't')).rejects.toBeInstanceOf(
+      StreamNotSealedError,
+    );
+    const sealed = setUp({ stored: { ...STORED, state: 'SEALED' } });
+    await sealed.service.delete(ACTOR, 's', 't');
+    expect(sealed.calls).toEqual(['delete']);
+  });
+});

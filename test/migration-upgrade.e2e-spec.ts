@@ -1,0 +1,209 @@
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { migrations } from '../migrations';
+import { typeOrmOptions } from '../src/database/typeorm-options';
+import { brokenInvariants } from './support/invariants';
+import { startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
+
+/**
+ * What the API of each earlier release point wrote, as SQL: a release point is the set of
+ * migrations that existed then. A database of a later point holds the rows of the earlier ones.
+ */
+const FILLS: Record<string, string[]> = {
+  // Scopes and streams, each user stream with its _MARK companion.
+  ScopesAndStreams1763800000000: [
+    `INSERT INTO scopes (name) VALUES ('old')`,
+    `INSERT INTO streams (scope_name, name, owner_stream, state, scaling_type, min_segments,
+        target_rate, scale_factor, retention_type, retention_min, retention_max, tags,
+        rollover_size_bytes, timestamp_aggregation_timeout)
+     VALUES ('old', 'orders', NULL, 'ACTIVE', 'BY_RATE_IN_EVENTS_PER_SEC', 2, 100, 3,
+             'LIMITED_DAYS', 1440, 4320, '{billing,eu}', 1024, 7),
+            ('old', '_MARKorders', 'orders', 'ACTIVE', 'FIXED_NUM_SEGMENTS', 1, NULL, NULL,
+             NULL, NULL, NULL, '{}', 0, 0),
+            ('old', 'archive', NULL, 'SEALED', 'FIXED_NUM_SEGMENTS', 3, NULL, NULL,
+             'LIMITED_SIZE_MB', 10, NULL, '{}', 0, 0),
+            ('old', '_MARKarchive', 'archive', 'SEALED', 'FIXED_NUM_SEGMENTS', 1, NULL, NULL,
+             NULL, NULL, NULL, '{}', 0, 0)`,
+  ],
+  // A stream with its epoch 0 written at creation, and a reader group with its _RG stream.
+  EpochsAndReaderGroups1763900000000: [
+    `INSERT INTO scopes (name) VALUES ('mid')`,
+    `INSERT INTO streams (scope_name, name, owner_stream, owner_reader_group, scaling_type, min_segments)
+     VALUES ('mid', 'events', NULL, NULL, 'FIXED_NUM_SEGMENTS', 2),
+            ('mid', '_MARKevents', 'events', NULL, 'FIXED_NUM_SEGMENTS', 1)`,
+    `INSERT INTO reader_groups (scope_name, name) VALUES ('mid', 'readers')`,
+    `INSERT INTO streams (scope_name, name, owner_stream, owner_reader_group, scaling_type,
+        min_segments, rollover_size_bytes)
+     VALUES ('mid', '_RGreaders', NULL, 'readers', 'FIXED_NUM_SEGMENTS', 1, 4194304),
+            ('mid', '_MARK_RGreaders', '_RGreaders', NULL, 'FIXED_NUM_SEGMENTS', 1, 0)`,
+    `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
+     SELECT 'mid', name, 0, 1700000000000, ARRAY(SELECT generate_series(0, min_segments - 1))
+       FROM streams WHERE scope_name = 'mid'`,
+    `INSERT INTO stream_segments (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
+     SELECT 'mid', s.name, i, 0, 1700000000000, i::float8 / s.min_segments, (i + 1)::float8 / s.min_segments
+       FROM streams s, generate_series(0, s.min_segments - 1) AS i WHERE s.scope_name = 'mid'`,
+    `INSERT INTO segment_numbering (scope_name, stream_name, next_number)
+     SELECT 'mid', name, min_segments FROM streams WHERE scope_name = 'mid'`,
+    `INSERT INTO reader_group_streams (scope_name, reader_group, position, stream_scope, stream_name)
+     VALUES ('mid', 'readers', 0, 'mid', 'events'), ('mid', 'readers', 1, 'old', 'orders')`,
+    `INSERT INTO reader_group_readers (scope_name, reader_group, reader_id) VALUES ('mid', 'readers', 'r1')`,
+  ],
+};
+
+const TABLES = [
+  'scopes',
+  'streams',
+  'stream_epochs',
+  'stream_segments',
+  'segment_numbering',
+  'reader_groups',
+  'reader_group_streams',
+  'reader_group_readers',
+];
+
+/** Every row of every table that exists, as text, so a later comparison sees any change. */
+async function snapshot(client: Client): Promise<Record<string, string[]>> {
+  const rows: Record<string, string[]> = {};
+  for (const table of TABLES) {
+    const exists = await client.query('SELECT to_regclass($1) AS t', [table]);
+    if (exists.rows[0].t === null) continue;
+    const { rows: found } = await client.query<{ row: string }>(
+      `SELECT t::text AS row FROM ${table} t ORDER BY 1`,
+    );
+    rows[table] = found.map((r) => r.row);
+  }
+  return rows;
+}
+
+const earlierPoints = migrations.slice(0, -1).map((_, i) => i + 1);
+
+describe.each(earlierPoints)('Upgrading a database of release point %i to head (e2e)', (point) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let client: Client;
+  let before: Record<string, string[]>;
+  /** Right after the upgrade, before any test changed anything. */
+  let after: Record<string, string[]>;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // As it happened: each release's migrations ran, then that release's API wrote its rows.
+    for (let released = 1; released <= point; released++) {
+      const source = await new DataSource({
+        ...typeOrmOptions({
+          url: database.url,
+          poolSize: 1,
+          statementTimeoutMs: 10_000,
+          connectTimeoutMs: 3000,
+        }),
+        migrations: migrations.slice(0, released),
+      }).initialize();
+      try {
+        await source.runMigrations({ transaction: 'each' });
+        for (const sql of FILLS[migrations[released - 1].name] ?? []) await source.query(sql);
+      } finally {
+        await source.destroy();
+      }
+    }
+    client = new Client({ connectionString: database.url });
+    await client.connect();
+    before = await snapshot(client);
+    t = await startTestApp({}, () => database.url);
+    after = await snapshot(client);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await client?.end();
+    await database?.drop();
+  });
+
+  it('starts from the rows of that release point', () => {
+    const scopes = before.scopes.map((row) => row.slice(1, row.indexOf(',')));
+    expect(scopes).toEqual(point >= 2 ? ['mid', 'old'] : ['old']);
+    expect(Object.keys(before)).toEqual(point >= 2 ? TABLES : ['scopes', 'streams']);
+  });
+
+  it('keeps every row of the earlier schema, and applies every later migration', async () => {
+    for (const [table, rows] of Object.entries(before)) {
+      // Columns added later append to a row's text; what was there stays as it was.
+      const kept = after[table].map((row) => row.slice(0, -1));
+      expect([table, rows.map((row) => kept.some((k) => k.startsWith(row.slice(0, -1))))]).toEqual([
+        table,
+        rows.map(() => true),
+      ]);
+      expect([table, after[table].length]).toEqual([table, rows.length]);
+    }
+    const { rows } = await client.query<{ name: string }>(
+      'SELECT name FROM tributary_migrations ORDER BY id',
+    );
+    expect(rows.map((row) => row.name)).toEqual(migrations.map((m) => m.name));
+    expect(
+      await brokenInvariants(
+        async (sql) => (await client.query<Record<string, unknown>>(sql)).rows,
+      ),
+    ).toEqual([]);
+  });
+
+  it('serves and changes the old streams through the API', async () => {
+    const orders = await t.http.get('/v1/scopes/old/streams/orders').expect(200);
+    expect(orders.body).toEqual({
+      scopeName: 'old',
+      streamName: 'orders',
+      scalingPolicy: {
+        type: 'BY_RATE_IN_EVENTS_PER_SEC',
+        targetRate: 100,
+        scaleFactor: 3,
+        minSegments: 2,
+      },
+      retentionPolicy: {
+        type: 'LIMITED_DAYS',
+        value: 1,
+        timeBasedRetention: { days: 1, hours: 0, minutes: 0 },
+        maxValue: 3,
+        maxTimeBasedRetention: { days: 3, hours: 0, minutes: 0 },
+      },
+      tags: ['billing', 'eu'],
+      rolloverSizeBytes: 1024,
+      timestampAggregationTimeout: 7,
+    });
+    const listed = await t.http.get('/v1/scopes/old/streams').expect(200);
+    expect(listed.body.streams.map((s: { streamName: string }) => s.streamName)).toEqual([
+      'archive',
+      'orders',
+    ]);
+    const events = await t.http
+      .get('/v1/scopes/old/streams/orders/scaling-events')
+      .query({ from: 0, to: Number.MAX_SAFE_INTEGER })
+      .expect(200);
+    expect(events.body.scalingEvents).toHaveLength(1);
+    expect(events.body.scalingEvents[0].segmentList).toHaveLength(2);
+
+    // ... and changes them as it would new ones.
+    await t.http
+      .put('/v1/scopes/old/streams/orders')
+      .send({ scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 4 } })
+      .expect(200);
+    const rescaled = await t.http
+      .get('/v1/scopes/old/streams/orders/scaling-events')
+      .query({ from: 0, to: Number.MAX_SAFE_INTEGER })
+      .expect(200);
+    expect(
+      rescaled.body.scalingEvents.map((e: { segmentList: unknown[] }) => e.segmentList.length),
+    ).toEqual([2, 4]);
+    await t.http.delete('/v1/scopes/old/streams/archive').expect(204);
+  });
+
+  if (point >= 2) {
+    it('serves the old reader group through the API', async () => {
+      const group = await t.http.get('/v1/scopes/mid/readergroups/readers').expect(200);
+      expect(group.body).toEqual({
+        scopeName: 'mid',
+        readerGroupName: 'readers',
+        streamList: ['mid/events', 'old/orders'],
+        onlineReaderIds: ['r1'],
+      });
+      await t.http.delete('/v1/scopes/mid/readergroups/readers/readers/r1').expect(204);
+    });
+  }
+});
