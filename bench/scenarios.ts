@@ -1,9 +1,12 @@
 import { seededSegments, streamName } from './support/database';
 import type { RequestSource } from './support/load';
 
-/** The two servers measured in the same run. */
-export type Target = 'service' | 'floor';
-export const TARGETS: readonly Target[] = ['service', 'floor'];
+/**
+ * The three servers measured in the same run: the service, the bare Nest application over the
+ * floor's handlers, and plain node:http over the same handlers.
+ */
+export type Target = 'service' | 'nest' | 'node';
+export const TARGETS: readonly Target[] = ['service', 'nest', 'node'];
 
 /** The data each group of scenarios runs on (see `bench/run.ts`, which seeds it). */
 export const DATA = {
@@ -16,10 +19,17 @@ export const DATA = {
   /** Streams each server rescales, and scopes each creates streams in. */
   updates: { streams: 1_000 },
   /**
-   * The database grows to this many user streams right after the small reads, for the second
-   * get-stream run; every later scenario runs on it too.
+   * A scope of this many streams, written right after the small reads: the second get-stream
+   * run and every later scenario run on it; list-100k lists it.
    */
   large: { scope: 'bench-large', streams: 100_000 },
+  /** A reader group of three streams with two readers online, created through the service. */
+  readerGroup: {
+    scope: 'bench-1k',
+    name: 'readers',
+    streams: [streamName(1), streamName(2), `bench-1k/${streamName(3)}`],
+    readers: ['reader-1', 'reader-2'],
+  },
 } as const;
 
 export const writesScope = (target: Target): string => `writes-${target}`;
@@ -46,10 +56,18 @@ export interface Scenario {
   /** When it runs: on the small data, then right after growing to the large, then the rest. */
   phase: 'small' | 'large' | 'main';
   connections?: number;
+  /**
+   * The least measured time, for answers of seconds each: a short run would end before the
+   * first of them, and one request says little.
+   */
+  minSeconds?: number;
   /** The requests, made afresh for each call (writes need new names). */
   requests(target: Target): RequestSource;
-  /** Reads whose bodies must be byte-for-byte equal on both servers. */
-  sameBody?: boolean;
+  /**
+   * How the three answers of a read are compared before measuring: byte for byte, or their
+   * shape (a health tree: the same nodes and statuses, its details' values aside).
+   */
+  compare?: 'bytes' | 'shape';
 }
 
 const get =
@@ -57,6 +75,13 @@ const get =
   () => ({ method: 'GET', path });
 
 const streamsOf = (scope: string) => `/v1/scopes/${scope}/streams`;
+export const readerGroupsOf = (scope: string): string => `/v1/scopes/${scope}/readergroups`;
+
+/** A reader group reading two streams of the small scope (they exist from the start). */
+export const readerGroupBody = (readerGroupName: string) => ({
+  readerGroupName,
+  streams: [`${DATA.small.scope}/${streamName(1)}`, `${DATA.small.scope}/${streamName(2)}`],
+});
 
 /** A request body as clients send it: rate scaling, a day of retention, two tags. */
 export const CREATE_BODY = {
@@ -82,28 +107,28 @@ export const SCENARIOS: Scenario[] = [
     name: 'get-stream',
     title: 'get a stream (1,000 in the database)',
     phase: 'small',
-    sameBody: true,
+    compare: 'bytes',
     requests: () => get(`${streamsOf(DATA.small.scope)}/${STREAM_READ}`),
   },
   {
     name: 'get-scope',
     title: 'get a scope',
     phase: 'small',
-    sameBody: true,
+    compare: 'bytes',
     requests: () => get(`/v1/scopes/${DATA.small.scope}`),
   },
   {
     name: 'get-stream-100k',
     title: 'get a stream (100,000 in the database)',
     phase: 'large',
-    sameBody: true,
+    compare: 'bytes',
     requests: () => get(`${streamsOf(DATA.small.scope)}/${STREAM_READ}`),
   },
   {
     name: 'list-1k',
     title: 'list a scope of 1,000 streams',
     phase: 'main',
-    sameBody: true,
+    compare: 'bytes',
     requests: () => get(streamsOf(DATA.small.scope)),
   },
   {
@@ -111,14 +136,14 @@ export const SCENARIOS: Scenario[] = [
     title: 'list a scope of 10,000 streams (3 MB answers)',
     phase: 'main',
     connections: HEAVY_CONNECTIONS,
-    sameBody: true,
+    compare: 'bytes',
     requests: () => get(streamsOf(DATA.medium.scope)),
   },
   {
     name: 'list-tag',
     title: 'list by tag (1,000 of 10,000)',
     phase: 'main',
-    sameBody: true,
+    compare: 'bytes',
     requests: () =>
       get(`${streamsOf(DATA.medium.scope)}?filter_type=tag&filter_value=${DATA.medium.tag}`),
   },
@@ -126,7 +151,7 @@ export const SCENARIOS: Scenario[] = [
     name: 'scaling-events-narrow',
     title: 'scaling events, narrow window (10,000 epochs)',
     phase: 'main',
-    sameBody: true,
+    compare: 'bytes',
     requests: () =>
       get(
         `${streamsOf(DATA.history.scope)}/${DATA.history.stream}/scaling-events?from=${NARROW_WINDOW.from}&to=${NARROW_WINDOW.to}`,
@@ -137,18 +162,35 @@ export const SCENARIOS: Scenario[] = [
     title: 'scaling events, all 10,000 epochs (1.6 MB answers)',
     phase: 'main',
     connections: HEAVY_CONNECTIONS,
-    sameBody: true,
+    compare: 'bytes',
     requests: () =>
       get(
         `${streamsOf(DATA.history.scope)}/${DATA.history.stream}/scaling-events?from=0&to=${Number.MAX_SAFE_INTEGER}`,
       ),
   },
   {
+    name: 'get-reader-group',
+    title: 'get a reader group (3 streams, 2 readers)',
+    phase: 'small',
+    compare: 'bytes',
+    requests: () =>
+      get(`/v1/scopes/${DATA.readerGroup.scope}/readergroups/${DATA.readerGroup.name}`),
+  },
+  {
     name: 'health',
     title: 'GET /v1/health, probe storm (50 connections)',
     phase: 'main',
     connections: 50,
+    compare: 'shape',
     requests: () => get('/v1/health'),
+  },
+  {
+    name: 'readyz',
+    title: 'GET /readyz, probe storm (50 connections)',
+    phase: 'main',
+    connections: 50,
+    compare: 'bytes',
+    requests: () => get('/readyz'),
   },
   {
     name: 'create-stream',
@@ -181,5 +223,28 @@ export const SCENARIOS: Scenario[] = [
         };
       };
     },
+  },
+  {
+    name: 'create-reader-group',
+    title: 'create a reader group of two streams (+ _RG, its _MARK, epochs 0)',
+    phase: 'main',
+    requests: (target) => {
+      let n = 0;
+      return () => ({
+        method: 'POST',
+        path: readerGroupsOf(writesScope(target)),
+        body: JSON.stringify(readerGroupBody(`group-${++n}`)),
+      });
+    },
+  },
+  // Last: the garbage of its 30 MB answers would be collected during the next scenario.
+  {
+    name: 'list-100k',
+    title: 'list a scope of 100,000 streams (30 MB answers)',
+    phase: 'main',
+    connections: 1,
+    minSeconds: 15,
+    compare: 'bytes',
+    requests: () => get(streamsOf(DATA.large.scope)),
   },
 ];

@@ -16,7 +16,8 @@ interface CpuProfile {
 function ownerOf(url: string, functionName: string): string {
   const pkg = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
-  if (url.includes('/dist/src/') || url.includes('/bench/floor/')) return '(own code)';
+  // The service's build, the floors, and the service's pure code the floors run from source.
+  if (/\/(dist\/src|bench\/floor|src)\//.test(url)) return '(own code)';
   if (url.startsWith('node:')) return url;
   return url || functionName;
 }
@@ -40,6 +41,9 @@ export function summarizeProfile(file: string, top = 15): string {
     return false;
   };
   const byOwner = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  const add = (map: Map<string, number>, key: string, micros: number) =>
+    map.set(key, (map.get(key) ?? 0) + micros);
   let busy = 0;
   profile.samples.forEach((id, i) => {
     const { functionName, url } = nodes.get(id)!.callFrame;
@@ -47,13 +51,20 @@ export function summarizeProfile(file: string, top = 15): string {
     const micros = profile.timeDeltas[i] ?? 0;
     busy += micros;
     const owner = ownerOf(url, functionName);
-    byOwner.set(owner, (byOwner.get(owner) ?? 0) + micros);
+    add(byOwner, owner, micros);
+    add(byFunction, `${functionName || '(anonymous)'} (${owner})`, micros);
   });
-  const lines = [...byOwner]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([owner, micros]) => `  ${((100 * micros) / busy).toFixed(1).padStart(5)}%  ${owner}`);
-  return [`${(busy / 1e6).toFixed(1)} s of CPU, self time by owner:`, ...lines].join('\n');
+  const share = (entries: Map<string, number>) =>
+    [...entries]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([what, micros]) => `  ${((100 * micros) / busy).toFixed(1).padStart(5)}%  ${what}`);
+  return [
+    `${(busy / 1e6).toFixed(1)} s of CPU, self time by owner:`,
+    ...share(byOwner),
+    'self time by function:',
+    ...share(byFunction),
+  ].join('\n');
 }
 
 /** The summary of every profile in `dir`. */

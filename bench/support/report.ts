@@ -1,3 +1,4 @@
+import type { Target as Server } from '../scenarios';
 import type { LoadResult } from './load';
 
 export interface ScenarioReport {
@@ -6,18 +7,13 @@ export interface ScenarioReport {
   connections: number;
   /** Why it did not run, when it did not. */
   skipped?: string;
-  /** Whether both servers answered the same bytes (reads) or wrote the same rows (writes). */
-  equivalent?: boolean;
-  service?: LoadResult;
-  floor?: LoadResult;
-  /** Service requests/s over the floor's. */
-  ratio?: number;
+  results: Partial<Record<Server, LoadResult>>;
   /** 1-minute load average when the scenario started. */
   loadavg: number;
   notes?: string[];
 }
 
-/** A goal of issue 6, checked against the figures of a run. */
+/** A target of the issue, checked against the figures of a run. */
 export interface Target {
   what: string;
   value?: number;
@@ -28,22 +24,41 @@ export interface Target {
 const fixed = (value: number | undefined, digits: number) =>
   value === undefined ? '-' : value.toFixed(digits);
 
-const latency = (result?: LoadResult) =>
-  result ? `${fixed(result.latency.p50, 2)} / ${fixed(result.latency.p99, 2)}` : '-';
+/** CPU per request of `server` in a scenario, µs. */
+export const cpuOf = (report: ScenarioReport | undefined, server: Server): number | undefined =>
+  report?.results[server]?.cpuMicrosPerRequest || undefined;
 
-/** The results as a Markdown table (it reads as plain text in a terminal too). */
+/** A reference's CPU per request over the service's: 1 is as cheap as the reference. */
+export function cpuRatio(report: ScenarioReport, reference: Server): number | undefined {
+  const [ref, service] = [cpuOf(report, reference), cpuOf(report, 'service')];
+  return ref !== undefined && service !== undefined ? ref / service : undefined;
+}
+
+const each = (s: ScenarioReport, value: (r: LoadResult) => string) =>
+  (['service', 'nest', 'node'] as const)
+    .map((server) => {
+      const result = s.results[server];
+      return result ? value(result) : '-';
+    })
+    .join(' / ');
+
+/**
+ * The results as a Markdown table (it reads as plain text in a terminal too): CPU per request
+ * first, the steady figure, then the ratios of the two references over the service, then
+ * requests/s, latencies and peak RSS of the three servers.
+ */
 export function table(scenarios: ScenarioReport[]): string {
   const rows = [
     [
       'scenario',
       'conns',
-      'service req/s',
-      'floor req/s',
-      'ratio',
-      'service p50 / p99 ms',
-      'floor p50 / p99 ms',
-      'CPU µs/req service / floor',
-      'service peak RSS MB',
+      'CPU µs/req service / nest / node',
+      'nest/service',
+      'node/service',
+      'req/s service / nest / node',
+      'p50 ms service / nest / node',
+      'p99 ms service / nest / node',
+      'peak RSS MB service / nest / node',
       'load',
     ],
     ...scenarios.map((s) =>
@@ -52,13 +67,13 @@ export function table(scenarios: ScenarioReport[]): string {
         : [
             s.name,
             String(s.connections),
-            fixed(s.service?.requestsPerSecond, 0),
-            fixed(s.floor?.requestsPerSecond, 0),
-            fixed(s.ratio, 2),
-            latency(s.service),
-            latency(s.floor),
-            `${fixed(s.service?.cpuMicrosPerRequest, 0)} / ${fixed(s.floor?.cpuMicrosPerRequest, 0)}`,
-            fixed(s.service?.peakRssMb, 0),
+            each(s, (r) => fixed(r.cpuMicrosPerRequest, 0)),
+            fixed(cpuRatio(s, 'nest'), 2),
+            fixed(cpuRatio(s, 'node'), 2),
+            each(s, (r) => fixed(r.requestsPerSecond, 0)),
+            each(s, (r) => fixed(r.latency.p50, 1)),
+            each(s, (r) => fixed(r.latency.p99, 1)),
+            each(s, (r) => fixed(r.peakRssMb, 0)),
             fixed(s.loadavg, 2),
           ],
     ),
@@ -70,11 +85,12 @@ export function table(scenarios: ScenarioReport[]): string {
   return [line(rows[0]), rule, ...rows.slice(1).map(line)].join('\n');
 }
 
+/** One `ratio:` line per target: its figure, its goal and whether it is met. */
 export function targetLines(targets: Target[]): string {
   return targets
     .map((t) => {
-      const verdict = t.met === undefined ? 'not measured' : t.met ? 'met' : 'NOT met';
-      return `  ${verdict.padEnd(12)} ${t.what}: ${fixed(t.value, 2)} (goal ${t.goal})`;
+      const verdict = t.met === undefined ? 'not measured' : t.met ? 'met' : 'not met';
+      return `ratio: ${t.what} ${fixed(t.value, 2)} (goal ${t.goal}) ${verdict}`;
     })
     .join('\n');
 }

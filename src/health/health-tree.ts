@@ -43,8 +43,11 @@ export function aggregate(name: string, report: HealthReport): HealthNode {
 }
 
 /** The contributor at `path` (`['memory', 'heap']`) below `root`, if there is one. */
-export function findContributor(root: HealthReport, path: string[]): HealthReport | undefined {
-  let node: HealthReport | undefined = root;
+export function findContributor<T extends { children?: Record<string, T> }>(
+  root: T,
+  path: string[],
+): T | undefined {
+  let node: T | undefined = root;
   for (const key of path) {
     node =
       node.children !== undefined && Object.hasOwn(node.children, key)

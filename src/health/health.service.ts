@@ -5,6 +5,7 @@ import { GracefulShutdown } from './graceful-shutdown.service';
 import { HealthContributorNotFoundError } from './health.errors';
 import { HealthStatus } from './health-status';
 import { aggregate, findContributor, HealthNode, HealthReport } from './health-tree';
+import { SharedResult } from './shared-result';
 import { DatabaseIndicator } from './indicators/database.indicator';
 import { DiskSpaceIndicator } from './indicators/disk-space.indicator';
 import { EventLoopIndicator } from './indicators/event-loop.indicator';
@@ -19,11 +20,19 @@ interface Contributor {
   report(): Promise<HealthReport>;
 }
 
-/** The health tree of the service: one child per Terminus indicator, aggregated on request. */
+/**
+ * The health tree of the service: one child per Terminus indicator, aggregated. Probes within
+ * HEALTH_CACHE_MS share one rendered tree (and wait for the one being computed), so a storm of
+ * probes costs one computation per moment, whichever routes it comes through.
+ */
 @Injectable()
 export class HealthService {
   private readonly startedAt = new Date().toISOString();
   private readonly contributors: Record<string, Contributor>;
+  /** Every contributor. */
+  private readonly wholeTree: SharedResult<HealthNode>;
+  /** The vital contributors alone: what liveness needs, without waiting for the database. */
+  private readonly vitalTree: SharedResult<HealthNode>;
 
   constructor(
     config: AppConfig,
@@ -67,18 +76,22 @@ export class HealthService {
       disk: from(false, () => disk.check(config.DATA_DIR, config.HEALTH_DISK_MIN_FREE_MB * MIB)),
       eventLoop: from(true, () => eventLoop.check(config.HEALTH_EVENT_LOOP_LAG_LIMIT_MS)),
     };
+    this.wholeTree = new SharedResult(config.HEALTH_CACHE_MS, () => this.root(() => true));
+    this.vitalTree = new SharedResult(config.HEALTH_CACHE_MS, () => this.root((c) => c.vital));
   }
 
   /** The whole tree, or the contributor at `path` (`['memory', 'heap']`). */
   async health(path: string[] = []): Promise<HealthNode> {
-    if (path.length === 0) return aggregate(ROOT_NAME, await this.root(() => true));
-    const [first, ...rest] = path;
-    const contributor = Object.hasOwn(this.contributors, first)
-      ? this.contributors[first]
-      : undefined;
-    const report = contributor && findContributor(await contributor.report(), rest);
-    if (!report) throw new HealthContributorNotFoundError(path);
-    return aggregate(path.at(-1)!, report);
+    const [first] = path;
+    const contributor =
+      first !== undefined && Object.hasOwn(this.contributors, first)
+        ? this.contributors[first]
+        : undefined;
+    // A vital contributor is read from the tree that does not wait for the database.
+    const tree = await (contributor?.vital ? this.vitalTree : this.wholeTree).get(this.state());
+    const node = findContributor(tree, path);
+    if (!node) throw new HealthContributorNotFoundError(path);
+    return node;
   }
 
   /**
@@ -87,18 +100,23 @@ export class HealthService {
    */
   async liveness(path: string[] = []): Promise<boolean> {
     if (path.length > 0) return (await this.health(path)).liveness;
-    return aggregate(ROOT_NAME, await this.root((c) => c.vital)).liveness;
+    return (await this.vitalTree.get(this.state())).liveness;
   }
 
-  private async root(include: (contributor: Contributor) => boolean): Promise<HealthReport> {
+  /** A shutdown beginning changes the answer at once, whatever was computed before it. */
+  private state(): string {
+    return this.shutdown.draining ? 'draining' : 'serving';
+  }
+
+  private async root(include: (contributor: Contributor) => boolean): Promise<HealthNode> {
     const entries = Object.entries(this.contributors).filter(([, c]) => include(c));
     const reports = await Promise.all(entries.map(([, c]) => c.report()));
     const draining = this.shutdown.draining;
-    return {
+    return aggregate(ROOT_NAME, {
       status: draining ? HealthStatus.DOWN : HealthStatus.UP,
       details: { state: draining ? 'draining' : 'serving', startedAt: this.startedAt },
       vital: false,
       children: Object.fromEntries(entries.map(([name], i) => [name, reports[i]])),
-    };
+    });
   }
 }

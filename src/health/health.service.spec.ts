@@ -1,0 +1,104 @@
+import type { MemoryHealthIndicator } from '@nestjs/terminus';
+import { AppConfig } from '../config/app-config';
+import type { GracefulShutdown } from './graceful-shutdown.service';
+import { HealthContributorNotFoundError } from './health.errors';
+import { HealthService } from './health.service';
+import type { DatabaseIndicator } from './indicators/database.indicator';
+import type { DiskSpaceIndicator } from './indicators/disk-space.indicator';
+import type { EventLoopIndicator } from './indicators/event-loop.indicator';
+
+const up = (key: string) => ({ [key]: { status: 'up' as const } });
+
+/** The service over indicators that count their checks; the database answers when released. */
+function service(cacheMs: number) {
+  const checks = { database: 0, migrations: 0, memory: 0, disk: 0, eventLoop: 0 };
+  const waiting: Array<() => void> = [];
+  const database = {
+    ping: () => {
+      checks.database++;
+      return new Promise((resolve) => waiting.push(() => resolve(up('database'))));
+    },
+    migrations: () => (checks.migrations++, up('migrations')),
+  } as unknown as DatabaseIndicator;
+  const memory = {
+    checkHeap: (key: string) => (checks.memory++, Promise.resolve(up(key))),
+    checkRSS: (key: string) => Promise.resolve(up(key)),
+  } as unknown as MemoryHealthIndicator;
+  const disk = { check: () => (checks.disk++, up('disk')) } as unknown as DiskSpaceIndicator;
+  const eventLoop = {
+    check: () => (checks.eventLoop++, up('eventLoop')),
+  } as unknown as EventLoopIndicator;
+  const shutdown = { draining: false };
+  const config = Object.assign(new AppConfig(), { HEALTH_CACHE_MS: cacheMs });
+  const health = new HealthService(
+    config,
+    database,
+    memory,
+    disk,
+    eventLoop,
+    shutdown as GracefulShutdown,
+  );
+  const releaseDatabase = async () => {
+    // The checks start on the next turns; the database answers once they are all waiting.
+    while (waiting.length === 0) await new Promise(setImmediate);
+    waiting.splice(0).forEach((resolve) => resolve());
+  };
+  return { health, checks, shutdown, releaseDatabase };
+}
+
+describe('HealthService', () => {
+  it('computes the tree once for concurrent probes of every route in one window', async () => {
+    const { health, checks, releaseDatabase } = service(60_000);
+    const probes = Array.from({ length: 30 }, (_, i) =>
+      [
+        () => health.health(),
+        () => health.health(['database']),
+        () => health.health(['memory', 'heap']),
+      ][i % 3](),
+    );
+    await releaseDatabase();
+    const answers = await Promise.all(probes);
+    expect(answers[0]).toMatchObject({ name: 'tributary', status: 'UP', readiness: true });
+    expect(answers[1]).toMatchObject({ name: 'database', status: 'UP' });
+    expect(answers[2]).toMatchObject({ name: 'heap', status: 'UP' });
+    // The whole tree once; the vital part (memory, event loop) once more, for the heap.
+    expect(checks).toEqual({ database: 1, migrations: 1, memory: 2, disk: 1, eventLoop: 2 });
+
+    // Later probes in the same window take the same rendered tree.
+    expect(await health.health()).toBe(answers[0]);
+    expect(checks.database).toBe(1);
+  });
+
+  it('answers liveness from the vital contributors alone, without the database', async () => {
+    const { health, checks } = service(60_000);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => health.liveness()));
+    expect(answers).toEqual(Array(10).fill(true));
+    expect(checks).toMatchObject({ database: 0, migrations: 0, disk: 0, memory: 1, eventLoop: 1 });
+  });
+
+  it('turns DOWN at once when a shutdown begins, whatever the window', async () => {
+    const { health, shutdown, releaseDatabase } = service(60_000);
+    const first = health.health();
+    await releaseDatabase();
+    expect((await first).status).toBe('UP');
+    shutdown.draining = true;
+    const second = health.health();
+    await releaseDatabase();
+    expect(await second).toMatchObject({ status: 'DOWN', details: { state: 'draining' } });
+  });
+
+  it('checks on every probe with a window of 0', async () => {
+    const { health, checks, releaseDatabase } = service(0);
+    const probes = Array.from({ length: 5 }, () => health.health());
+    await releaseDatabase();
+    await Promise.all(probes);
+    expect(checks.database).toBe(5);
+  });
+
+  it('refuses an unknown contributor', async () => {
+    const { health, releaseDatabase } = service(60_000);
+    const probe = health.health(['nothing']);
+    await releaseDatabase();
+    await expect(probe).rejects.toBeInstanceOf(HealthContributorNotFoundError);
+  });
+});
