@@ -1,0 +1,25 @@
+import { toStreamConfiguration } from '../streams/stream-configuration';
+import { configurationColumns, toStreamProperty } from '../streams/stream.mapper';
+import type { StreamPropertyDto } from '../streams/dto/stream-property.dto';
+import type { DesiredStream, StreamConfigurationView } from './apply-document';
+
+/**
+ * A listed stream's configuration as `GET` stream would show it once created: the defaults of
+ * create applied, then rendered by the service's own mapper, absent fields left out.
+ */
+export function renderDesiredStream(
+  scopeName: string,
+  stream: DesiredStream,
+): StreamConfigurationView {
+  const columns = configurationColumns(toStreamConfiguration(stream));
+  const property = toStreamProperty({
+    scopeName,
+    name: stream.streamName,
+    state: 'ACTIVE',
+    ...columns,
+  });
+  const view: Partial<StreamPropertyDto> = { ...property };
+  delete view.scopeName;
+  delete view.streamName;
+  return JSON.parse(JSON.stringify(view)) as StreamConfigurationView;
+}

@@ -1,0 +1,27 @@
+import type { ApplyAnswer, PlannedChange, Plan } from './apply-document';
+
+/**
+ * The operations (operation ids of the OpenAPI document) a change runs: each needs its own
+ * permission and writes its own audit row. A pruned stream is sealed, then deleted.
+ */
+export function operationsOf(change: PlannedChange): string[] {
+  const { action, kind } = change;
+  if (action === 'unchanged') return [];
+  if (kind === 'scope') return ['createScope']; // scopes are never deleted by an apply
+  if (kind === 'readerGroup')
+    return action === 'create' ? ['createReaderGroup'] : ['deleteReaderGroup'];
+  if (action === 'create') return ['createStream'];
+  return action === 'update' ? ['updateStream'] : ['updateStreamState', 'deleteStream'];
+}
+
+/** The body of the 200 answer: the plan without what only executing it needs. */
+export function toApplyAnswer(plan: Plan, dryRun: boolean): ApplyAnswer {
+  return {
+    dryRun,
+    applied: !dryRun,
+    changes: plan.changes.map(({ target: _target, ...change }) => change),
+    summary: plan.summary,
+    ...(plan.conflicts.length > 0 ? { conflicts: plan.conflicts } : {}),
+    planVersion: plan.planVersion,
+  };
+}

@@ -1,0 +1,145 @@
+import { InvalidRequestError } from '../common/errors/domain-error';
+import { MAX_DOCUMENT_STREAMS } from './apply-document';
+import { validateApplyDocument } from './validate-apply-document';
+
+function violationsOf(body: unknown): string[] {
+  try {
+    validateApplyDocument(body);
+  } catch (error) {
+    if (error instanceof InvalidRequestError) return error.violations.map((v) => v.field);
+    throw error;
+  }
+  throw new Error('the document was accepted');
+}
+
+describe('validateApplyDocument', () => {
+  it('accepts the example of the specification and keeps its fields', () => {
+    const doc = validateApplyDocument({
+      scopes: [
+        {
+          scopeName: 'sales',
+          streams: [
+            {
+              streamName: 'orders',
+              scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 4 },
+              retentionPolicy: { type: 'LIMITED_DAYS', value: 7 },
+              streamTags: ['billing'],
+            },
+          ],
+          readerGroups: [{ readerGroupName: 'billing', streams: ['orders'] }],
+        },
+      ],
+      prune: false,
+    });
+    expect(doc.scopes[0].streams![0].scalingPolicy).toEqual({
+      type: 'FIXED_NUM_SEGMENTS',
+      minSegments: 4,
+    });
+    expect(doc.scopes[0].readerGroups![0].streams).toEqual(['orders']);
+    expect(doc.prune).toBe(false);
+  });
+
+  it('names every invalid path at once, from the field rules and from their meaning', () => {
+    const fields = violationsOf({
+      scopes: [
+        {
+          scopeName: 'sales',
+          streams: [
+            { streamName: 'a' },
+            { streamName: 'b', scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 0 } },
+            { streamName: 'c', scalingPolicy: { type: 'NOPE' } },
+            {
+              streamName: 'd',
+              retentionPolicy: { type: 'LIMITED_SIZE_MB' },
+              rolloverSizeBytes: -1,
+            },
+            { streamName: 'e', scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 'x' } },
+            { streamName: '_x', streamTags: ['ok'] },
+          ],
+          readerGroups: [
+            { readerGroupName: 'g', streams: ['a/b/c'] },
+            { readerGroupName: 'h', streams: [] },
+          ],
+        },
+        { scopeName: 'bad name!' },
+      ],
+      prune: 'yes',
+    });
+    expect([...new Set(fields)].sort()).toEqual(
+      [
+        'prune',
+        'scopes[0].readerGroups[0].streams[0]',
+        'scopes[0].readerGroups[1].streams',
+        'scopes[0].streams[1].scalingPolicy.minSegments',
+        'scopes[0].streams[2].scalingPolicy.type',
+        'scopes[0].streams[3].rolloverSizeBytes',
+        'scopes[0].streams[3].retentionPolicy.value',
+        'scopes[0].streams[4].scalingPolicy.minSegments',
+        'scopes[0].streams[5].streamName',
+        'scopes[1].scopeName',
+      ].sort(),
+    );
+  });
+
+  it('names the tag of a stream that is otherwise well formed', () => {
+    expect(
+      violationsOf({
+        scopes: [{ scopeName: 's', streams: [{ streamName: 't', streamTags: ['ok', ''] }] }],
+      }),
+    ).toEqual(['scopes[0].streams[0].streamTags[1]']);
+  });
+
+  it('refuses duplicate scopes, streams and reader groups, naming the later one', () => {
+    const fields = violationsOf({
+      scopes: [
+        {
+          scopeName: 's',
+          streams: [{ streamName: 't' }, { streamName: 'u' }, { streamName: 't' }],
+          readerGroups: [
+            { readerGroupName: 'g', streams: ['t'] },
+            { readerGroupName: 'g', streams: ['u'] },
+          ],
+        },
+        { scopeName: 's' },
+      ],
+    });
+    expect(fields).toEqual([
+      'scopes[1].scopeName',
+      'scopes[0].streams[2].streamName',
+      'scopes[0].readerGroups[1].readerGroupName',
+    ]);
+  });
+
+  it('refuses what is not a document: no object, no scopes, scopes of the wrong type', () => {
+    expect(violationsOf([])).toEqual(['body']);
+    expect(violationsOf('scopes')).toEqual(['body']);
+    expect(violationsOf(null)).toEqual(['body']);
+    expect(violationsOf({})).toEqual(['scopes']);
+    expect(new Set(violationsOf({ scopes: 'sales' }))).toEqual(new Set(['scopes']));
+    expect(violationsOf({ scopes: ['sales'] })).toContain('scopes[0]');
+    expect(violationsOf({ scopes: [{ scopeName: 's', streams: {} }] })).toContain(
+      'scopes[0].streams',
+    );
+  });
+
+  it(`refuses more than ${MAX_DOCUMENT_STREAMS} streams over all scopes`, () => {
+    const half = MAX_DOCUMENT_STREAMS / 2;
+    const streams = (n: number) => Array.from({ length: n }, (_, i) => ({ streamName: `t${i}` }));
+    expect(() =>
+      validateApplyDocument({
+        scopes: [
+          { scopeName: 'a', streams: streams(half) },
+          { scopeName: 'b', streams: streams(half) },
+        ],
+      }),
+    ).not.toThrow();
+    expect(
+      violationsOf({
+        scopes: [
+          { scopeName: 'a', streams: streams(half) },
+          { scopeName: 'b', streams: streams(half + 1) },
+        ],
+      }),
+    ).toEqual(['scopes']);
+  });
+});

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import createClient, { Client } from 'openapi-fetch';
+import { Agent, fetch as undiciFetch, Request as UndiciRequest } from 'undici';
+import type { components, paths } from './generated/api';
+import { CliError, Exit, exitCodeOf, usageError } from './exit-codes';
+import type { PendingPaths } from './pending-paths';
+
+export type ApiPaths = paths & PendingPaths;
+export type Api = Client<ApiPaths>;
+type Problem = components['schemas']['Problem'];
+
+/** Where the service is and who asks. */
+export interface Connection {
+  url: string;
+  user?: string;
+  password?: string;
+  /** A PEM file of the certificate authorities to trust for HTTPS. */
+  cacert?: string;
+  timeoutMs: number;
+}
+
+function readCa(file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw usageError(`cannot read --cacert ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** A client typed from the committed OpenAPI document; undici carries the TLS trust and timeouts. */
+export function connect(connection: Connection): Api {
+  let base: URL;
+  try {
+    base = new URL(connection.url);
+  } catch {
+    throw usageError(`--url ${connection.url} is not a URL`);
+  }
+  const dispatcher = new Agent({
+    connect: {
+      timeout: connection.timeoutMs,
+      ...(connection.cacert ? { ca: readCa(connection.cacert) } : {}),
+    },
+    headersTimeout: connection.timeoutMs,
+    bodyTimeout: connection.timeoutMs,
+  });
+  const headers: Record<string, string> = {
+    // Problem documents carry the messages; without asking, some errors have an empty body.
+    Accept: 'application/problem+json, application/json',
+  };
+  if (connection.user !== undefined) {
+    const credentials = `${connection.user}:${connection.password ?? ''}`;
+    headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  }
+  return createClient<ApiPaths>({
+    baseUrl: base.toString().replace(/\/+$/, ''),
+    headers,
+    Request: UndiciRequest as unknown as typeof Request,
+    fetch: (request) =>
+      undiciFetch(request as unknown as UndiciRequest, {
+        dispatcher,
+      }),
+  });
+}
+
+/** Why a request never got an answer, in a person's words. */
+function unreachable(url: string, error: unknown): CliError {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const reason = cause?.message ?? (error as Error).message;
+  return new CliError(
+    `cannot reach ${url}: ${reason}${cause?.code ? ` (${cause.code})` : ''}`,
+    Exit.unavailable,
+  );
+}
+
+function problemOf(error: unknown): Partial<Problem> {
+  return typeof error === 'object' && error !== null ? error : {};
+}
+
+/** A failed answer as a CliError: the problem document's words, the status's exit code. */
+export function answerError(response: Response, error: unknown): CliError {
+  const problem = problemOf(error);
+  const message =
+    problem.detail ??
+    (typeof error === 'string' && error.trim() ? error.trim() : undefined) ??
+    `${response.status} ${response.statusText}`.trim();
+  const details = (problem.errors ?? []).map((e) => `${e.field}: ${e.message}`);
+  const conflicts = (error as { conflicts?: { resource: string; message?: string }[] })?.conflicts;
+  for (const c of Array.isArray(conflicts) ? conflicts : []) {
+    details.push(c.message ? `${c.resource}: ${c.message}` : c.resource);
+  }
+  return new CliError(message, exitCodeOf(response.status), details, problem.code);
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * Awaits one request of the typed client: the body on success (2xx), otherwise a CliError with
+ * the exit code of the status, or of an unreachable service.
+ */
+export async function call<T>(
+  url: string,
+  request: Promise<Answer<T>>,
+): Promise<{ data: T; response: Response }> {
+  let answer: Answer<T>;
+  try {
+    answer = await request;
+  } catch (error) {
+    throw unreachable(url, error);
+  }
+  if (!answer.response.ok) throw answerError(answer.response, answer.error);
+  return { data: answer.data as T, response: answer.response };
+}

@@ -1,0 +1,80 @@
+import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { parse } from 'yaml';
+import type { ApplyDocument } from '../../apply/apply-document';
+import { call } from '../client';
+import { CliError, Exit, usageError } from '../exit-codes';
+import { changeCount, formatPlan } from '../plan-diff';
+import { action } from './action';
+
+/** The document in FILE (`-` for stdin), YAML or JSON (JSON is YAML too). */
+function readDocument(file: string): ApplyDocument {
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return parse(text) as ApplyDocument;
+  } catch (error) {
+    throw new CliError(
+      `${file} is neither YAML nor JSON: ${(error as Error).message}`,
+      Exit.invalid,
+    );
+  }
+}
+
+async function confirmed(question: string): Promise<boolean> {
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^(y|yes)$/i.test((await terminal.question(question)).trim());
+  } finally {
+    terminal.close();
+  }
+}
+
+export function applyCommand(): Command {
+  return new Command('apply')
+    .description('make the service match a YAML or JSON document, in one transaction')
+    .requiredOption('-f, --file <file>', 'the document (`-` reads stdin)')
+    .option('--dry-run', 'show the plan and change nothing')
+    .option('--prune', 'also delete, inside each listed scope, what the document does not list')
+    .option('--yes', 'apply without asking')
+    .action(
+      action(async (ctx, _args, options) => {
+        const document = readDocument(options.file as string);
+        if (options.prune && typeof document === 'object' && document !== null)
+          document.prune = true;
+        const planned = await call(
+          ctx.url,
+          ctx.api.POST('/v1/apply', { params: { query: { dryRun: true } }, body: document }),
+        );
+        const plan = planned.data;
+        if (options.dryRun || changeCount(plan) === 0) {
+          return { body: plan, table: () => formatPlan(plan) };
+        }
+        if (ctx.format === 'table') ctx.print({ table: () => formatPlan(plan) });
+        else if (!options.yes) process.stderr.write(`${formatPlan(plan)}\n`);
+        if (!options.yes) {
+          if (!process.stdin.isTTY) {
+            throw usageError(
+              'stdin is not a terminal, so nothing was changed: add --yes to apply without asking',
+            );
+          }
+          if (!(await confirmed('Apply these changes? [y/N] ')))
+            throw usageError('Nothing was changed.');
+        }
+        const applied = await call(
+          ctx.url,
+          ctx.api.POST('/v1/apply', {
+            params: { header: { 'If-Match': plan.planVersion } },
+            body: document,
+          }),
+        );
+        const result = applied.data;
+        return { body: result, table: () => formatPlan({ ...result, changes: [] }).trimStart() };
+      }),
+    );
+}

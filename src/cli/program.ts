@@ -1,0 +1,62 @@
+import { Command, Option } from 'commander';
+import { integer } from './arguments';
+import { applyCommand } from './commands/apply';
+import { exportCommand } from './commands/export';
+import { readerGroupsCommand, readersCommand } from './commands/reader-groups';
+import { scopesCommand } from './commands/scopes';
+import { auditCommand, healthCommand } from './commands/service';
+import { streamsCommand } from './commands/streams';
+import { FORMATS } from './output';
+
+export const DEFAULT_URL = 'http://localhost:9091';
+
+/** Options every command takes, before or after it; each has its environment variable. */
+function globalOptions(program: Command): Command {
+  return program
+    .addOption(new Option('--url <url>', 'the service').env('TRIBUTARY_URL').default(DEFAULT_URL))
+    .addOption(new Option('--user <name>', 'HTTP Basic user').env('TRIBUTARY_USER'))
+    .addOption(new Option('--password <password>', 'HTTP Basic password').env('TRIBUTARY_PASSWORD'))
+    .addOption(new Option('--cacert <file>', 'PEM certificate authorities to trust for HTTPS'))
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'output format (default: table on a terminal, else json)',
+      ).choices(FORMATS),
+    )
+    .addOption(
+      new Option('--timeout <ms>', 'give up on a silent service after this long')
+        .argParser(integer)
+        .default(30_000),
+    );
+}
+
+/** Adds `command` and its subcommands with the program's error handling. */
+function adopt(program: Command, command: Command): void {
+  const inherit = (c: Command): void => {
+    c.copyInheritedSettings(program);
+    c.commands.forEach(inherit);
+  };
+  inherit(command);
+  program.addCommand(command);
+}
+
+/** The `tributary` command line (extensions.md section 6). */
+export function buildProgram(): Command {
+  const program = globalOptions(new Command('tributary'))
+    .description('Command-line client of Tributary and of any controller speaking the /v1 contract')
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)');
+  for (const command of [
+    scopesCommand(),
+    streamsCommand(),
+    readerGroupsCommand(),
+    readersCommand(),
+    healthCommand(),
+    auditCommand(),
+    applyCommand(),
+    exportCommand(),
+  ]) {
+    adopt(program, command);
+  }
+  return program;
+}
