@@ -55,6 +55,11 @@ describe('validateApplyDocument', () => {
             },
             { streamName: 'e', scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 'x' } },
             { streamName: '_x', streamTags: ['ok'] },
+            {
+              streamName: 'f',
+              scalingPolicy: { type: 'BY_RATE_IN_EVENTS_PER_SEC', targetRate: 'x', minSegments: 0 },
+              retentionPolicy: { type: 'LIMITED_DAYS', value: 3, maxValue: 1 },
+            },
           ],
           readerGroups: [
             { readerGroupName: 'g', streams: ['a/b/c'] },
@@ -71,11 +76,16 @@ describe('validateApplyDocument', () => {
         'scopes[0].readerGroups[0].streams[0]',
         'scopes[0].readerGroups[1].streams',
         'scopes[0].streams[1].scalingPolicy.minSegments',
+        'scopes[0].streams[2].scalingPolicy.minSegments',
         'scopes[0].streams[2].scalingPolicy.type',
         'scopes[0].streams[3].rolloverSizeBytes',
         'scopes[0].streams[3].retentionPolicy.value',
         'scopes[0].streams[4].scalingPolicy.minSegments',
         'scopes[0].streams[5].streamName',
+        'scopes[0].streams[6].retentionPolicy.maxValue',
+        'scopes[0].streams[6].scalingPolicy.minSegments',
+        'scopes[0].streams[6].scalingPolicy.scaleFactor',
+        'scopes[0].streams[6].scalingPolicy.targetRate',
         'scopes[1].scopeName',
       ].sort(),
     );

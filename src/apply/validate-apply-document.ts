@@ -3,7 +3,6 @@ import { validateSync } from 'class-validator';
 import { FieldViolation, InvalidRequestError } from '../common/errors/domain-error';
 import { toViolations } from '../common/http/validation.pipe';
 import { toStreamRefs } from '../reader-groups/stream-ref';
-import { toStreamConfiguration } from '../streams/stream-configuration';
 import { ApplyDocument, MAX_DOCUMENT_STREAMS } from './apply-document';
 import { ApplyDocumentDto } from './apply-document.dto';
 
@@ -47,7 +46,8 @@ const refusedUnder = (violations: FieldViolation[], path: string): boolean =>
 
 /**
  * Checks a parsed apply document with the rules of the single operations (the create-stream and
- * create-reader-group request bodies and their meaning), plus uniqueness and the size limit.
+ * create-reader-group request bodies, whose DTOs hold every rule of a stream's configuration,
+ * and the meaning of a group's streams), plus uniqueness and the size limit.
  * Every invalid path is named (`scopes[0].streams[3].scalingPolicy.minSegments`).
  */
 export function validateApplyDocument(body: unknown): ApplyDocument {
@@ -59,7 +59,7 @@ export function validateApplyDocument(body: unknown): ApplyDocument {
     validateSync(document, {
       whitelist: true,
       forbidUnknownValues: true,
-      validationError: { target: false, value: false },
+      validationError: { target: true, value: false },
     }),
   );
   if (!Array.isArray(document.scopes)) throw new InvalidRequestError(violations);
@@ -76,12 +76,6 @@ export function validateApplyDocument(body: unknown): ApplyDocument {
     violations.push(
       ...duplicates(groups, (g) => g.readerGroupName, `${path}.readerGroups`, 'readerGroupName'),
     );
-    streams.forEach((stream, j) => {
-      const at = `${path}.streams[${j}]`;
-      const parts = ['streamName', 'scalingPolicy', 'retentionPolicy', 'streamTags'];
-      if (parts.some((part) => refusedUnder(violations, `${at}.${part}`))) return;
-      underPath(at, violations, () => toStreamConfiguration(stream));
-    });
     groups.forEach((group, k) => {
       const at = `${path}.readerGroups[${k}]`;
       if (refusedUnder(violations, `${at}.streams`)) return;

@@ -1,19 +1,15 @@
-import { checked, violatedFields } from '../../test/support/violated-fields';
-import { RetentionPolicyInput, renderRetentionPolicy, retentionPolicyOf } from './retention-policy';
+import {
+  RetentionPolicyInput,
+  renderRetentionPolicy,
+  retentionLimitProblem,
+  retentionPolicyOf,
+} from './retention-policy';
 
-const toRetentionPolicy = (input: RetentionPolicyInput | undefined) =>
-  checked((violations) => retentionPolicyOf(input, 'retentionPolicy', violations));
+const toRetentionPolicy = retentionPolicyOf;
 
-const fieldsRejected = (input: RetentionPolicyInput) =>
-  violatedFields(() => toRetentionPolicy(input));
+const roundTrip = (input: RetentionPolicyInput) => renderRetentionPolicy(toRetentionPolicy(input));
 
-const roundTrip = (input: RetentionPolicyInput) => renderRetentionPolicy(toRetentionPolicy(input)!);
-
-describe('toRetentionPolicy', () => {
-  it('is absent when the request has none', () => {
-    expect(toRetentionPolicy(undefined)).toBeUndefined();
-  });
-
+describe('retentionPolicyOf', () => {
   it('stores whole days in minutes', () => {
     expect(toRetentionPolicy({ type: 'LIMITED_DAYS', value: 2 })).toEqual({
       type: 'LIMITED_DAYS',
@@ -26,19 +22,18 @@ describe('toRetentionPolicy', () => {
     expect(toRetentionPolicy({ type: 'LIMITED_DAYS', value: 0, timeBasedRetention: time })).toEqual(
       { type: 'LIMITED_DAYS', min: 1440 + 120 + 3 },
     );
-    expect(toRetentionPolicy({ type: 'LIMITED_DAYS', timeBasedRetention: time })!.min).toBe(1563);
+    expect(toRetentionPolicy({ type: 'LIMITED_DAYS', timeBasedRetention: time }).min).toBe(1563);
   });
 
   it('prefers value over timeBasedRetention when value is positive', () => {
     expect(
-      toRetentionPolicy({ type: 'LIMITED_DAYS', value: 1, timeBasedRetention: { minutes: 5 } })!
-        .min,
+      toRetentionPolicy({ type: 'LIMITED_DAYS', value: 1, timeBasedRetention: { minutes: 5 } }).min,
     ).toBe(1440);
   });
 
   it('does not require hours below 24 or minutes below 60', () => {
     expect(
-      toRetentionPolicy({ type: 'LIMITED_DAYS', timeBasedRetention: { hours: 30, minutes: 90 } })!
+      toRetentionPolicy({ type: 'LIMITED_DAYS', timeBasedRetention: { hours: 30, minutes: 90 } })
         .min,
     ).toBe(30 * 60 + 90);
   });
@@ -48,14 +43,14 @@ describe('toRetentionPolicy', () => {
   });
 
   it('takes the maximum from maxValue days, else from maxTimeBasedRetention', () => {
-    expect(toRetentionPolicy({ type: 'LIMITED_DAYS', value: 1, maxValue: 3 })!.max).toBe(3 * 1440);
+    expect(toRetentionPolicy({ type: 'LIMITED_DAYS', value: 1, maxValue: 3 }).max).toBe(3 * 1440);
     expect(
       toRetentionPolicy({
         type: 'LIMITED_DAYS',
         value: 1,
         maxValue: 0,
         maxTimeBasedRetention: { days: 1, hours: 12 },
-      })!.max,
+      }).max,
     ).toBe(1440 + 720);
   });
 
@@ -69,47 +64,48 @@ describe('toRetentionPolicy', () => {
       min: 100,
       max: 200,
     });
-    expect(toRetentionPolicy({ type: 'LIMITED_SIZE_MB', value: 0 })!.min).toBe(0);
+    expect(toRetentionPolicy({ type: 'LIMITED_SIZE_MB', value: 0 }).min).toBe(0);
   });
 
-  it('requires value for a size policy', () => {
-    expect(fieldsRejected({ type: 'LIMITED_SIZE_MB' })).toEqual(['retentionPolicy.value']);
-  });
-
-  it('rejects negative parts, naming each', () => {
-    expect(fieldsRejected({ type: 'LIMITED_SIZE_MB', value: -1 })).toEqual([
-      'retentionPolicy.value',
-    ]);
-    expect(
-      fieldsRejected({
-        type: 'LIMITED_DAYS',
-        timeBasedRetention: { days: -1, hours: 1, minutes: -5 },
-      }),
-    ).toEqual([
-      'retentionPolicy.timeBasedRetention.days',
-      'retentionPolicy.timeBasedRetention.minutes',
-    ]);
-  });
-
-  it('rejects a maximum below the minimum', () => {
-    expect(fieldsRejected({ type: 'LIMITED_SIZE_MB', value: 10, maxValue: 5 })).toEqual([
-      'retentionPolicy.maxValue',
-    ]);
-    expect(
-      fieldsRejected({ type: 'LIMITED_DAYS', value: 2, maxTimeBasedRetention: { days: 1 } }),
-    ).toEqual(['retentionPolicy.maxTimeBasedRetention']);
-  });
-
-  it('rejects time limits beyond 2^53-1 minutes', () => {
-    expect(fieldsRejected({ type: 'LIMITED_DAYS', value: Number.MAX_SAFE_INTEGER })).toEqual([
-      'retentionPolicy.value',
-    ]);
+  it('converts time limits up to 2^53-1 minutes exactly', () => {
     expect(
       toRetentionPolicy({
         type: 'LIMITED_DAYS',
         value: Math.floor(Number.MAX_SAFE_INTEGER / 1440),
-      })!.min,
+      }).min,
     ).toBe(Math.floor(Number.MAX_SAFE_INTEGER / 1440) * 1440);
+  });
+});
+
+describe('retentionLimitProblem', () => {
+  it('names a maximum below the minimum at the field the maximum was read from', () => {
+    const size: RetentionPolicyInput = { type: 'LIMITED_SIZE_MB', value: 10, maxValue: 5 };
+    expect(retentionLimitProblem(size, 'maxValue')).toMatch(/less than the minimum/);
+    expect(retentionLimitProblem(size, 'value')).toBeUndefined();
+    const days: RetentionPolicyInput = {
+      type: 'LIMITED_DAYS',
+      value: 2,
+      maxTimeBasedRetention: { days: 1 },
+    };
+    expect(retentionLimitProblem(days, 'maxTimeBasedRetention')).toMatch(/less than the minimum/);
+    expect(retentionLimitProblem(days, 'maxValue')).toBeUndefined();
+  });
+
+  it('names a time limit beyond 2^53-1 minutes', () => {
+    const input: RetentionPolicyInput = { type: 'LIMITED_DAYS', value: Number.MAX_SAFE_INTEGER };
+    expect(retentionLimitProblem(input, 'value')).toMatch(/too long/);
+    const parts: RetentionPolicyInput = {
+      type: 'LIMITED_DAYS',
+      timeBasedRetention: { minutes: Number.MAX_SAFE_INTEGER, hours: 1 },
+    };
+    expect(retentionLimitProblem(parts, 'timeBasedRetention')).toMatch(/too long/);
+  });
+
+  it('leaves invalid parts to their own rules', () => {
+    const negative: RetentionPolicyInput = { type: 'LIMITED_SIZE_MB', value: -1, maxValue: -5 };
+    expect(retentionLimitProblem(negative, 'maxValue')).toBeUndefined();
+    const missing: RetentionPolicyInput = { type: 'LIMITED_SIZE_MB', maxValue: 0 };
+    expect(retentionLimitProblem(missing, 'maxValue')).toBeUndefined();
   });
 });
 

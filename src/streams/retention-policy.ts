@@ -1,5 +1,3 @@
-import { FieldViolation } from '../common/errors/domain-error';
-
 export const RETENTION_TYPES = ['LIMITED_DAYS', 'LIMITED_SIZE_MB'] as const;
 export type RetentionType = (typeof RETENTION_TYPES)[number];
 
@@ -19,7 +17,7 @@ export interface TimeBasedRetention {
   minutes?: number;
 }
 
-/** A retention policy as a client sent it (types already checked). */
+/** A retention policy as a client sent it, validated by `RetentionConfigDto`. */
 export interface RetentionPolicyInput {
   type: RetentionType;
   value?: number;
@@ -41,91 +39,97 @@ const MINUTES_PER_HOUR = 60n;
 const MINUTES_PER_DAY = 1440n;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** A count of minutes, days, hours or MiB: an integer JSON carries exactly. */
-const isCount = (value: unknown): value is number => Number.isSafeInteger(value);
+/** The fields of a policy that a limit is read from, and so where a limit's problem is named. */
+export type RetentionLimitField =
+  'value' | 'timeBasedRetention' | 'maxValue' | 'maxTimeBasedRetention';
 
-/** Reports a negative count; values of the wrong type are the shape's to report. */
-function nonNegative(value: unknown, field: string, violations: FieldViolation[]): void {
-  if (typeof value === 'number' && value < 0) {
-    violations.push({ field, message: 'must not be negative' });
-  }
+/** A policy's limits in stored units, computed exactly, with the fields they were read from. */
+interface Limits {
+  min: bigint;
+  minField: RetentionLimitField;
+  max?: bigint;
+  maxField: RetentionLimitField;
 }
 
-/** Minutes computed exactly, as a number; or a violation when they are too many. */
-function safeMinutes(minutes: bigint, field: string, violations: FieldViolation[]): number {
-  if (minutes > MAX_SAFE) {
-    violations.push({
-      field,
-      message: `is too long: at most ${Number.MAX_SAFE_INTEGER} minutes in all`,
-    });
-    return 0;
-  }
-  return Number(minutes);
-}
+/** A count of minutes, days, hours or MiB as the DTO accepts it: a safe integer, not negative. */
+const isCount = (value: unknown): value is number =>
+  Number.isSafeInteger(value) && Number(value) >= 0;
+/** Absent, as JSON's null also says. */
+const isAbsent = (value: unknown): value is undefined | null =>
+  value === undefined || value === null;
+const isCountOrAbsent = (value: unknown): boolean => isAbsent(value) || isCount(value);
+const isTimeOrAbsent = (time: TimeBasedRetention | undefined): boolean =>
+  isAbsent(time) ||
+  (typeof time === 'object' && [time.days, time.hours, time.minutes].every(isCountOrAbsent));
 
 function totalMinutes(time: TimeBasedRetention): bigint {
-  const part = (value: unknown): bigint => (isCount(value) ? BigInt(value) : 0n);
+  const part = (value: number | undefined): bigint => BigInt(value ?? 0);
   return (
     part(time.days) * MINUTES_PER_DAY + part(time.hours) * MINUTES_PER_HOUR + part(time.minutes)
   );
 }
 
-function checkTime(
-  time: TimeBasedRetention | undefined,
-  field: string,
-  violations: FieldViolation[],
-): void {
-  if (!time) return;
-  nonNegative(time.days, `${field}.days`, violations);
-  nonNegative(time.hours, `${field}.hours`, violations);
-  nonNegative(time.minutes, `${field}.minutes`, violations);
-}
-
 /** A time limit in minutes: whole days when `days` > 0, else the time parts, else none. */
-function timeLimit(days: unknown, time: TimeBasedRetention | undefined): bigint | undefined {
-  if (isCount(days) && days > 0) return BigInt(days) * MINUTES_PER_DAY;
+function timeLimit(
+  days: number | undefined,
+  time: TimeBasedRetention | undefined,
+): bigint | undefined {
+  if (days) return BigInt(days) * MINUTES_PER_DAY;
   if (time) return totalMinutes(time);
   return undefined;
 }
 
 /**
- * Converts a client's retention policy to stored units, following the reference's rules;
- * problems into `violations`.
+ * The limits a policy sets, following the reference's rules; undefined when its type or one of
+ * the parts it reads is not valid (the rules of those parts report them).
  */
-export function retentionPolicyOf(
-  input: RetentionPolicyInput | undefined,
-  path: string,
-  violations: FieldViolation[],
-): RetentionPolicy | undefined {
-  if (input === undefined || input === null) return undefined;
-  const found = violations.length;
-  nonNegative(input.value, `${path}.value`, violations);
-  nonNegative(input.maxValue, `${path}.maxValue`, violations);
-  let min: number;
-  let max: number | undefined;
-  let maxField = `${path}.maxValue`;
-
+function limitsOf(input: RetentionPolicyInput): Limits | undefined {
+  if (!isCountOrAbsent(input.value) || !isCountOrAbsent(input.maxValue)) return undefined;
   if (input.type === 'LIMITED_SIZE_MB') {
-    if (input.value === undefined || input.value === null) {
-      violations.push({ field: `${path}.value`, message: 'is required' });
-    }
-    min = isCount(input.value) ? input.value : 0;
-    max = isCount(input.maxValue) ? input.maxValue : undefined;
-  } else {
-    checkTime(input.timeBasedRetention, `${path}.timeBasedRetention`, violations);
-    checkTime(input.maxTimeBasedRetention, `${path}.maxTimeBasedRetention`, violations);
-    if (violations.length > found) return undefined;
-    const minField = input.value ? `${path}.value` : `${path}.timeBasedRetention`;
-    min = safeMinutes(timeLimit(input.value, input.timeBasedRetention) ?? 0n, minField, violations);
-    maxField = input.maxValue ? `${path}.maxValue` : `${path}.maxTimeBasedRetention`;
-    const maxMinutes = timeLimit(input.maxValue, input.maxTimeBasedRetention);
-    max = maxMinutes === undefined ? undefined : safeMinutes(maxMinutes, maxField, violations);
+    if (isAbsent(input.value)) return undefined;
+    const max = isAbsent(input.maxValue) ? undefined : BigInt(input.maxValue);
+    return { min: BigInt(input.value), minField: 'value', max, maxField: 'maxValue' };
   }
-  if (violations.length === found && max !== undefined && max < min) {
-    violations.push({ field: maxField, message: 'must not be less than the minimum retention' });
+  if (input.type !== 'LIMITED_DAYS') return undefined;
+  if (!isTimeOrAbsent(input.timeBasedRetention) || !isTimeOrAbsent(input.maxTimeBasedRetention)) {
+    return undefined;
   }
-  const type = input.type === 'LIMITED_SIZE_MB' ? input.type : 'LIMITED_DAYS';
-  return max === undefined ? { type, min } : { type, min, max };
+  return {
+    min: timeLimit(input.value, input.timeBasedRetention) ?? 0n,
+    minField: input.value ? 'value' : 'timeBasedRetention',
+    max: timeLimit(input.maxValue, input.maxTimeBasedRetention),
+    maxField: input.maxValue ? 'maxValue' : 'maxTimeBasedRetention',
+  };
+}
+
+/**
+ * The rules between a policy's fields: each limit fits in 2^53-1 minutes, and the maximum is not
+ * below the minimum. The problem named at `field`, if any.
+ */
+export function retentionLimitProblem(
+  input: RetentionPolicyInput,
+  field: RetentionLimitField,
+): string | undefined {
+  const limits = limitsOf(input);
+  if (!limits) return undefined;
+  const tooLong = `is too long: at most ${Number.MAX_SAFE_INTEGER} minutes in all`;
+  const minTooLong = limits.min > MAX_SAFE;
+  const maxTooLong = limits.max !== undefined && limits.max > MAX_SAFE;
+  if (field === limits.minField && minTooLong) return tooLong;
+  if (field !== limits.maxField || limits.max === undefined) return undefined;
+  if (maxTooLong) return tooLong;
+  return !minTooLong && limits.max < limits.min
+    ? 'must not be less than the minimum retention'
+    : undefined;
+}
+
+/** A validated policy (`RetentionConfigDto`) in stored units. */
+export function retentionPolicyOf(input: RetentionPolicyInput): RetentionPolicy {
+  const limits = limitsOf(input);
+  if (!limits) throw new Error(`retention policy ${input.type} was not validated`);
+  const type = input.type;
+  const min = Number(limits.min);
+  return limits.max === undefined ? { type, min } : { type, min, max: Number(limits.max) };
 }
 
 /** Whole days render as `value` days; anything else as days, hours and minutes with value 0. */

@@ -1,4 +1,3 @@
-import { violatedFields } from '../../test/support/violated-fields';
 import { toStreamConfiguration } from './stream-configuration';
 
 describe('toStreamConfiguration', () => {
@@ -27,16 +26,5 @@ describe('toStreamConfiguration', () => {
       rolloverSizeBytes: 4,
       timestampAggregationTimeout: 5,
     });
-  });
-
-  it('reports the violations of every part at once', () => {
-    const fields = violatedFields(() =>
-      toStreamConfiguration({
-        scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 0 },
-        retentionPolicy: { type: 'LIMITED_SIZE_MB', value: -1 },
-        streamTags: [''],
-      }),
-    );
-    expect(fields).toEqual(['scalingPolicy.minSegments', 'retentionPolicy.value', 'streamTags[0]']);
   });
 });

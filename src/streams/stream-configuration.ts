@@ -1,4 +1,3 @@
-import { FieldViolation, InvalidRequestError } from '../common/errors/domain-error';
 import { RetentionPolicy, RetentionPolicyInput, retentionPolicyOf } from './retention-policy';
 import {
   DEFAULT_SCALING_POLICY,
@@ -17,7 +16,7 @@ export interface StreamConfiguration {
   timestampAggregationTimeout: number;
 }
 
-/** A configuration as a client sent it (the request DTOs). */
+/** A configuration as a client sent it, validated by the request DTOs. */
 export interface StreamConfigurationInput {
   scalingPolicy?: ScalingPolicyInput;
   retentionPolicy?: RetentionPolicyInput;
@@ -35,33 +34,16 @@ export const INTERNAL_STREAM_CONFIGURATION: StreamConfiguration = {
 };
 
 /**
- * The rules of a configuration's meaning, beyond the shape its DTO checks: every violation of
- * every part, each with its field path, and the configuration they describe (meaningful only
- * without violations). Omitted numbers are 0. Safe on a body whose shape is wrong: fields of
- * the wrong type are left to the shape's report.
+ * The configuration a request asks for, once its DTO has validated it (every rule of a
+ * configuration lives there). Omitted numbers are 0; omitted policies the defaults.
  */
-export function readStreamConfiguration(input: StreamConfigurationInput): {
-  configuration: StreamConfiguration;
-  violations: FieldViolation[];
-} {
-  const violations: FieldViolation[] = [];
-  const scaling = input.scalingPolicy
-    ? scalingPolicyOf(input.scalingPolicy, 'scalingPolicy', violations)
-    : DEFAULT_SCALING_POLICY;
-  const retention = retentionPolicyOf(input.retentionPolicy, 'retentionPolicy', violations);
-  const configuration: StreamConfiguration = {
-    scaling,
+export function toStreamConfiguration(input: StreamConfigurationInput): StreamConfiguration {
+  const retention = input.retentionPolicy ? retentionPolicyOf(input.retentionPolicy) : undefined;
+  return {
+    scaling: input.scalingPolicy ? scalingPolicyOf(input.scalingPolicy) : DEFAULT_SCALING_POLICY,
     ...(retention ? { retention } : {}),
-    tags: tagsOf(input.streamTags, 'streamTags', violations),
+    tags: tagsOf(input.streamTags),
     rolloverSizeBytes: input.rolloverSizeBytes ?? 0,
     timestampAggregationTimeout: input.timestampAggregationTimeout ?? 0,
   };
-  return { configuration, violations };
-}
-
-/** The configuration a valid request asks for; 400 naming every violation otherwise. */
-export function toStreamConfiguration(input: StreamConfigurationInput): StreamConfiguration {
-  const { configuration, violations } = readStreamConfiguration(input);
-  if (violations.length > 0) throw new InvalidRequestError(violations);
-  return configuration;
 }

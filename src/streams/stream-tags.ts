@@ -1,5 +1,3 @@
-import { FieldViolation } from '../common/errors/domain-error';
-
 export const MAX_TAGS = 128;
 export const MAX_TAG_LENGTH = 256;
 
@@ -13,19 +11,21 @@ export function tagProblem(tag: string): string | undefined {
 }
 
 /**
- * The tag set of a stream: duplicates dropped (first occurrence kept), at most 128 acceptable
- * tags, problems into `violations`. Absent tags are an empty set; tags of the wrong type are
- * the shape's to report.
+ * Why the tag at `index` of a request's tags is refused. A tag listed twice is judged once, at
+ * its first place; one that is not a string is the shape's to report.
  */
-export function tagsOf(tags: unknown, path: string, violations: FieldViolation[]): string[] {
-  if (!Array.isArray(tags)) return [];
-  const unique = [...new Set(tags as unknown[])];
-  unique.forEach((tag) => {
-    const problem = typeof tag === 'string' ? tagProblem(tag) : undefined;
-    if (problem) violations.push({ field: `${path}[${tags.indexOf(tag)}]`, message: problem });
-  });
-  if (unique.length > MAX_TAGS) {
-    violations.push({ field: path, message: `must hold at most ${MAX_TAGS} distinct tags` });
-  }
-  return unique.filter((tag): tag is string => typeof tag === 'string');
+export function tagAtProblem(
+  tag: unknown,
+  index: number,
+  tags: readonly unknown[],
+): string | undefined {
+  return typeof tag === 'string' && tags.indexOf(tag) === index ? tagProblem(tag) : undefined;
 }
+
+/** How many tags a request's tags make once duplicates are dropped. */
+export const distinctTagCount = (tags: readonly unknown[]): number => new Set(tags).size;
+
+/** The tag set of a stream: duplicates dropped, the first occurrence kept. Absent: empty. */
+export const tagsOf = (tags: readonly string[] | undefined | null): string[] => [
+  ...new Set(tags ?? []),
+];

@@ -1,5 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
-import { IsInt, Max, Min, ValidateBy, ValidationOptions } from 'class-validator';
+import {
+  IsInt,
+  Max,
+  Min,
+  ValidateBy,
+  ValidationArguments,
+  ValidationOptions,
+} from 'class-validator';
+import { FieldViolation } from '../errors/domain-error';
 import { scopeNameProblem, streamNameProblem } from '../names';
 import { ApiInt32, ApiInt64 } from './api-formats';
 
@@ -52,3 +60,82 @@ export const HasNoNul = (): PropertyDecorator =>
   nameRule('hasNoNul', (value) =>
     typeof value === 'string' && value.includes('\u0000') ? 'must not contain NUL' : undefined,
   );
+
+/** The name of the rule `IsRequired`: when it fails, it is all its field's answer says. */
+export const REQUIRED_RULE = 'isRequired';
+
+/**
+ * The value must be given. A missing value is reported as missing only, not also as a number
+ * of the wrong kind (`toViolations` keeps this one message). Under `ValidateIf`, required only
+ * when the condition holds.
+ */
+export const IsRequired = (): PropertyDecorator =>
+  ValidateBy({
+    name: REQUIRED_RULE,
+    validator: {
+      validate: (value: unknown) => value !== undefined && value !== null,
+      defaultMessage: () => 'is required',
+    },
+  });
+
+/**
+ * A rule of a number's meaning, which may look at the object holding it (a policy's type). A
+ * value that is not a number passes: the shape's rules (`IsInt32`, `IsInt64`) report it.
+ */
+export function NumberRule(
+  name: string,
+  problem: (value: number, holder: object) => string | undefined,
+): PropertyDecorator {
+  const problemOf = (value: unknown, args?: ValidationArguments): string | undefined =>
+    typeof value === 'number' ? problem(value, args?.object ?? {}) : undefined;
+  return ValidateBy({
+    name,
+    validator: {
+      validate: (value: unknown, args) => problemOf(value, args) === undefined,
+      defaultMessage: (args) => problemOf(args?.value, args) ?? '',
+    },
+  });
+}
+
+/** Refuses a number below 0. */
+export const NotNegative = (): PropertyDecorator =>
+  NumberRule('notNegative', (value) => (value < 0 ? 'must not be negative' : undefined));
+
+/** Why the element at `index` of an array is refused, or undefined. */
+export type ElementProblem = (
+  element: unknown,
+  index: number,
+  array: readonly unknown[],
+) => string | undefined;
+
+const elementRules = new Map<string, ElementProblem>();
+
+/**
+ * A rule over each element of an array whose answer names the element (`streamTags[1]`), which
+ * class-validator's `each` cannot: `toViolations` asks the rule again for each element.
+ */
+export function EachElement(name: string, problem: ElementProblem): PropertyDecorator {
+  elementRules.set(name, problem);
+  return ValidateBy({
+    name,
+    validator: {
+      validate: (value: unknown) =>
+        !Array.isArray(value) || value.every((element, i, all) => !problem(element, i, all)),
+      defaultMessage: () => 'has an invalid element',
+    },
+  });
+}
+
+/** The violations of an element rule named `rule`, or undefined when `rule` is not one. */
+export function elementViolations(
+  rule: string,
+  array: unknown,
+  field: string,
+): FieldViolation[] | undefined {
+  const problem = elementRules.get(rule);
+  if (!problem || !Array.isArray(array)) return undefined;
+  return array.flatMap((element, i, all) => {
+    const message = problem(element, i, all);
+    return message ? [{ field: `${field}[${i}]`, message }] : [];
+  });
+}

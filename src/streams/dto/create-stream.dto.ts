@@ -1,15 +1,31 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsObject, IsOptional, IsString, Min, ValidateNested } from 'class-validator';
-import { IsInt64, IsStreamName } from '../../common/http/validators';
-import { FieldViolation } from '../../common/errors/domain-error';
-import { HasMeaningRules } from '../../common/http/validation.pipe';
-import { readStreamConfiguration } from '../stream-configuration';
+import {
+  IsArray,
+  IsObject,
+  IsOptional,
+  IsString,
+  Min,
+  ValidateBy,
+  ValidateNested,
+} from 'class-validator';
+import { EachElement, IsInt64, IsStreamName } from '../../common/http/validators';
+import { distinctTagCount, MAX_TAGS, tagAtProblem } from '../stream-tags';
 import { RetentionConfigDto } from './retention-config.dto';
 import { ScalingConfigDto } from './scaling-config.dto';
 
+/** At most 128 tags once duplicates are dropped. */
+const HasFewTags = (): PropertyDecorator =>
+  ValidateBy({
+    name: 'hasFewTags',
+    validator: {
+      validate: (tags: unknown) => !Array.isArray(tags) || distinctTagCount(tags) <= MAX_TAGS,
+      defaultMessage: () => `must hold at most ${MAX_TAGS} distinct tags`,
+    },
+  });
+
 @ApiSchema({ name: 'CreateStreamRequest' })
-export class CreateStreamDto implements HasMeaningRules {
+export class CreateStreamDto {
   /**
    * 1 to 250 characters of A-Z a-z 0-9 . - ; names starting with `_` are reserved.
    * @example "orders"
@@ -35,6 +51,8 @@ export class CreateStreamDto implements HasMeaningRules {
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
+  @EachElement('isTag', tagAtProblem)
+  @HasFewTags()
   streamTags?: string[];
 
   /** Milliseconds; 0 means the server default. */
@@ -48,8 +66,4 @@ export class CreateStreamDto implements HasMeaningRules {
   @IsInt64()
   @Min(0)
   rolloverSizeBytes?: number;
-
-  meaningViolations(): FieldViolation[] {
-    return readStreamConfiguration(this).violations;
-  }
 }
