@@ -7,6 +7,7 @@ import { AuthGuard } from './auth/auth.guard';
 import { ReadableListInterceptor } from './auth/readable-list.interceptor';
 import { GlobalExceptionFilter } from './common/http/global-exception.filter';
 import { jsonBody } from './common/http/json-body.middleware';
+import { OperationGuard } from './common/http/operation.guard';
 import { PathNamesGuard } from './common/http/path-names.guard';
 import { requestId } from './common/http/request-id.middleware';
 import { createValidationPipe } from './common/http/validation.pipe';
@@ -57,11 +58,14 @@ export function useExpressMiddleware(
 
 /** 2 to 5: Nest's enhancers for every route, as providers of the root module. */
 export const PIPELINE_PROVIDERS: Provider[] = [
-  // 2a. Guard: the rate limit per client address (off at RATE_LIMIT_PER_MINUTE=0).
+  // 2a. Guard that refuses nothing: notes the matched handler's operation on the request, for
+  // the log line and metrics of 1b and 1c, refused requests included.
+  { provide: APP_GUARD, useClass: OperationGuard },
+  // 2b. Guard: the rate limit per client address (off at RATE_LIMIT_PER_MINUTE=0).
   { provide: APP_GUARD, useClass: CountedThrottlerGuard },
-  // 2b. Guard: credentials (401) and the route's permission (403), before names are looked at.
+  // 2c. Guard: credentials (401) and the route's permission (403), before names are looked at.
   { provide: APP_GUARD, useExisting: AuthGuard },
-  // 2c. Guard: names in the path that cannot exist are 404 (or 400) before any handler runs.
+  // 2d. Guard: names in the path that cannot exist are 404 (or 400) before any handler runs.
   { provide: APP_GUARD, useClass: PathNamesGuard },
   // 3. Pipe: bodies and queries validated into their DTOs; 400 naming each invalid field.
   { provide: APP_PIPE, useFactory: createValidationPipe },

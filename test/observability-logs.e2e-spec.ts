@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { UNMATCHED_ROUTE } from '../src/common/http/route-template';
 import { ANONYMOUS } from '../src/audit/actor';
+import { Operation } from '../src/common/operations';
 import { METRICS_PATH } from '../src/metrics/metrics.controller';
 import { basic, PASSWORD, writeAccounts } from './support/accounts';
 import { uniqueName } from './support/factories';
@@ -58,6 +59,12 @@ describe('Logs of the built service (e2e)', () => {
         headers: secretHeaders,
       });
       await send('read', `/v1/scopes/${scopeName}`);
+      await send('missing', `/v1/scopes/${uniqueName('missing')}`);
+      await send('invalid', '/v1/scopes', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ scopeName: 'not a name!' }),
+      });
       await send('unknown', `/v1/${uniqueName('nowhere')}/x`);
       await send('probe', '/ping');
       await send('scrape', METRICS_PATH);
@@ -98,6 +105,7 @@ describe('Logs of the built service (e2e)', () => {
         reqId: 'create',
         method: 'POST',
         route: '/v1/scopes',
+        operation: Operation.createScope,
         path: '/v1/scopes',
         status: 201,
         durationMs: expect.any(Number),
@@ -116,6 +124,21 @@ describe('Logs of the built service (e2e)', () => {
     });
     expect(lineOf('unknown')).toMatchObject({ route: UNMATCHED_ROUTE, status: 404 });
     expect(lineOf('text-with-password')).toMatchObject({ route: '/v1/scopes', status: 415 });
+  });
+
+  it('names the operation of the handler that served each request, refused ones included', () => {
+    expect(lineOf('read')).toMatchObject({ operation: Operation.getScope, status: 200 });
+    expect(lineOf('missing')).toMatchObject({ operation: Operation.getScope, status: 404 });
+    expect(lineOf('invalid')).toMatchObject({ operation: Operation.createScope, status: 400 });
+    expect(lineOf('query-with-password')).toMatchObject({ operation: Operation.listScopes });
+    // Routes outside the API document go by their handler's name, as in the audit trail.
+    expect(lineOf('probe')).toMatchObject({ operation: 'ping' });
+  });
+
+  it('names no operation when no handler was reached', () => {
+    expect(lineOf('unknown')).not.toHaveProperty('operation');
+    // The body gate refuses before routing: the route it was meant for, but no handler.
+    expect(lineOf('text-with-password')).not.toHaveProperty('operation');
   });
 
   it('logs probes and scrapes at debug level', () => {
@@ -158,9 +181,17 @@ describe('Logs of the built service with authentication on (e2e)', () => {
     }
     const output = service.output.join('');
     const lines = parseLogLines(output);
-    const principalOf = (id: string) => lines.find((line) => line.reqId === id)?.principal;
-    expect(principalOf('as-admin')).toBe('admin');
-    expect(principalOf('wrong-password')).toBe(ANONYMOUS);
+    const lineOf = (id: string) => lines.find((line) => line.reqId === id);
+    expect(lineOf('as-admin')).toMatchObject({
+      principal: 'admin',
+      operation: Operation.listScopes,
+    });
+    // Refused by the auth guard, after the handler was matched: its operation is known.
+    expect(lineOf('wrong-password')).toMatchObject({
+      principal: ANONYMOUS,
+      status: 401,
+      operation: Operation.listScopes,
+    });
     expect(output).not.toContain(PASSWORD);
     expect(output).not.toContain('not-the-password');
     expect(output).not.toContain(basic('admin').slice('Basic '.length));

@@ -1,5 +1,6 @@
 import { AddressInfo, connect, Socket } from 'node:net';
 import { UNMATCHED_ROUTE } from '../src/common/http/route-template';
+import { Operation } from '../src/common/operations';
 import { METRICS_PATH } from '../src/metrics/metrics.controller';
 import { DURATION_BUCKETS, MetricsService } from '../src/metrics/metrics.service';
 import { basic, writeAccounts } from './support/accounts';
@@ -45,18 +46,42 @@ describe('Metrics (e2e)', () => {
       samples = await scrape();
     });
 
-    const requests = (method: string, route: string, status: number) =>
-      valueOf(samples, 'http_requests_total', { method, route, status: String(status) });
+    /** The count of exactly these labels; no operation means a series without that label. */
+    const requests = (method: string, route: string, status: number, operation?: string) =>
+      valueOf(samples, 'http_requests_total', {
+        method,
+        route,
+        status: String(status),
+        ...(operation ? { operation } : {}),
+      });
 
-    it('counts requests by method, route template and status', () => {
-      expect(requests('POST', '/v1/scopes', 201)).toBe(3);
-      expect(requests('POST', '/v1/scopes/:scopeName/streams', 201)).toBe(1);
-      expect(requests('GET', '/v1/scopes/:scopeName/streams/:streamName', 200)).toBe(1);
-      expect(requests('GET', '/v1/scopes/:scopeName', 404)).toBe(1);
-      expect(requests('POST', '/v1/scopes', 400)).toBe(1);
-      // Refused by the body gate before routing, still under the route it was meant for.
+    it('counts requests by method, route template, operation and status', () => {
+      expect(requests('POST', '/v1/scopes', 201, Operation.createScope)).toBe(3);
+      expect(requests('POST', '/v1/scopes/:scopeName/streams', 201, Operation.createStream)).toBe(
+        1,
+      );
+      expect(
+        requests('GET', '/v1/scopes/:scopeName/streams/:streamName', 200, Operation.getStream),
+      ).toBe(1);
+      expect(requests('GET', '/v1/scopes/:scopeName', 404, Operation.getScope)).toBe(1);
+      expect(requests('POST', '/v1/scopes', 400, Operation.createScope)).toBe(1);
+      // Refused by the body gate before routing: under the route it was meant for, but no
+      // handler was reached, so no operation.
       expect(requests('POST', '/v1/scopes', 415)).toBe(1);
       expect(requests('GET', UNMATCHED_ROUTE, 404)).toBe(1);
+    });
+
+    it('labels by the operation of the handler that served the request', () => {
+      const operations = samplesOf(samples, 'http_requests_total').map((s) => s.labels.operation);
+      expect([...new Set(operations)].sort()).toEqual(
+        [
+          Operation.createScope,
+          Operation.createStream,
+          Operation.getStream,
+          Operation.getScope,
+          undefined,
+        ].sort(),
+      );
     });
 
     it('labels by route template only: no raw path, and scrapes left out', () => {
@@ -76,7 +101,12 @@ describe('Metrics (e2e)', () => {
     });
 
     it('keeps a latency histogram with the same labels', () => {
-      const labels = { method: 'POST', route: '/v1/scopes', status: '201' };
+      const labels = {
+        method: 'POST',
+        route: '/v1/scopes',
+        operation: Operation.createScope,
+        status: '201',
+      };
       const buckets = samplesOf(samples, 'http_request_duration_seconds_bucket', labels);
       expect(buckets.map((b) => b.labels.le)).toEqual([...DURATION_BUCKETS.map(String), '+Inf']);
       const counts = buckets.map((b) => b.value);
@@ -163,6 +193,14 @@ describe('Metrics (e2e)', () => {
       expect(failures('invalid_credentials')).toBe(2);
       expect(failures('forbidden')).toBe(1);
       expect(valueOf(samples, 'tributary_rate_limited_total')).toBe(1);
+      // Refused by a guard after the handler was matched: counted under its operation.
+      const refused = (operation: string, status: number) =>
+        samplesOf(samples, 'http_requests_total', { operation, status: String(status) })
+          .map((s) => s.value)
+          .reduce((sum, value) => sum + value, 0);
+      expect(refused(Operation.listScopes, 401)).toBe(3);
+      expect(refused(Operation.createScope, 403)).toBe(1);
+      expect(refused(Operation.listScopes, 429)).toBe(1);
     });
   });
 
@@ -180,17 +218,15 @@ describe('Metrics (e2e)', () => {
     });
 
     it("never counts into another application's registry", async () => {
-      const before = valueOf(await scrape(), 'http_requests_total', {
+      const created = {
         method: 'POST',
         route: '/v1/scopes',
+        operation: Operation.createScope,
         status: '201',
-      });
+      };
+      const before = valueOf(await scrape(), 'http_requests_total', created);
       await createScope(off.http);
-      const after = valueOf(await scrape(), 'http_requests_total', {
-        method: 'POST',
-        route: '/v1/scopes',
-        status: '201',
-      });
+      const after = valueOf(await scrape(), 'http_requests_total', created);
       expect(after).toBe(before);
       expect(
         await off.app.get(MetricsService).registry.getSingleMetricAsString('http_requests_total'),

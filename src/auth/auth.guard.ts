@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { Actor, actorOf } from '../audit/actor';
 import { AuditEntry, AuditService } from '../audit/audit.service';
 import type { RequestWithId } from '../common/http/request-id.middleware';
-import { OPERATION_ID } from '../common/operations';
+import { operationOf } from '../common/operations';
 import { AppConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import { Permission } from './acl';
@@ -50,10 +50,7 @@ export class AuthGuard implements CanActivate {
 
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const attempt: AuditEntry = {
-      // Routes outside the API document (health, probes, metrics) go by their handler's name.
-      operation:
-        this.reflector.get<string | undefined>(OPERATION_ID, context.getHandler()) ??
-        context.getHandler().name,
+      operation: operationOf(context),
       resource: rule.resource(req.params as PathParams),
     };
     const principal = await this.auth

@@ -1,4 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { ApiOperation } from '@nestjs/swagger';
 
 /**
@@ -32,3 +34,14 @@ export const OPERATION_ID = 'tributary:operation-id';
 /** Names a route's operation, for the API document and for whoever asks the handler's metadata. */
 export const OperationOf = (id: OperationId): MethodDecorator =>
   applyDecorators(ApiOperation({ operationId: id }), SetMetadata(OPERATION_ID, id));
+
+/**
+ * The operation a matched handler serves: its id, or, for routes outside the API document
+ * (health, probes, metrics), the handler's name. What permissions, audit, logs and metrics say.
+ */
+export function operationOf(context: ExecutionContext): string {
+  const handler = context.getHandler();
+  return reflector.get<OperationId | undefined>(OPERATION_ID, handler) ?? handler.name;
+}
+
+const reflector = new Reflector();

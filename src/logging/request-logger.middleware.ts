@@ -18,6 +18,8 @@ export const QUIET_ROUTES: ReadonlySet<string> = new Set([
 export interface RequestLogFields {
   method: string;
   route: string;
+  /** The operation of the handler that served it (`createStream`); absent when none was reached. */
+  operation?: string;
   /** The path without the query string. */
   path: string;
   status: number;
@@ -36,6 +38,7 @@ function requestFields(req: RequestWithId, res: Response, durationMs: number): R
   return {
     method: req.method,
     route: routeTemplate(req),
+    ...(req.operation ? { operation: req.operation } : {}),
     path: pathOf(req),
     status: res.statusCode,
     durationMs,
@@ -52,7 +55,8 @@ function levelOf(req: Request, res: Response, error?: Error): Level {
 
 /**
  * One line per request when it ends, with the request id of `requestId` (which must run
- * before), the route template, status, duration and principal; never headers or bodies.
+ * before), the route template, the operation, status, duration and principal; never headers or
+ * bodies.
  * Probes and scrapes are logged at debug level.
  */
 export function requestLogger(logger: Logger): RequestHandler {

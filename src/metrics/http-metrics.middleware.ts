@@ -1,11 +1,12 @@
 import type { RequestHandler } from 'express';
+import type { RequestWithId } from '../common/http/request-id.middleware';
 import { routeTemplate } from '../common/http/route-template';
 import { METRICS_PATH } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
 /**
- * Counts and times every request by method, route template and status, and keeps the number
- * in flight. Scrapes are left out: they observe the traffic rather than make it.
+ * Counts and times every request by method, route template, operation and status, and keeps
+ * the number in flight. Scrapes are left out: they observe the traffic rather than make it.
  */
 export function httpMetrics(metrics: MetricsService): RequestHandler {
   return (req, res, next) => {
@@ -17,7 +18,8 @@ export function httpMetrics(metrics: MetricsService): RequestHandler {
     const record = () => {
       if (recorded) return;
       recorded = true;
-      ended({ method: req.method, route: routeTemplate(req), status: res.statusCode });
+      const { method, operation } = req as RequestWithId;
+      ended({ method, route: routeTemplate(req), operation, status: res.statusCode });
     };
     // `finish` when the response was sent, `close` alone when the client went away first.
     res.once('finish', record);

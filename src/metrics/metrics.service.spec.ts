@@ -46,17 +46,25 @@ describe('MetricsService', () => {
     const second = metrics.requestStarted();
     expect(await valueOf(metrics, 'http_requests_in_flight')).toBe(2);
 
-    first({ method: 'GET', route: '/v1/scopes', status: 200 });
-    second({ method: 'GET', route: '/v1/scopes', status: 200 });
+    first({ method: 'GET', route: '/v1/scopes', operation: 'listScopes', status: 200 });
+    second({ method: 'GET', route: '/v1/scopes', operation: 'listScopes', status: 200 });
     expect(await valueOf(metrics, 'http_requests_in_flight')).toBe(0);
-    const labels = { method: 'GET', route: '/v1/scopes', status: '200' };
+    const labels = { method: 'GET', route: '/v1/scopes', operation: 'listScopes', status: '200' };
     expect(await valueOf(metrics, 'http_requests_total', labels)).toBe(2);
     const text = await metrics.scrape();
     expect(text).toContain(
-      'http_request_duration_seconds_count{method="GET",route="/v1/scopes",status="200"} 2',
+      'http_request_duration_seconds_count{method="GET",route="/v1/scopes",operation="listScopes",status="200"} 2',
     );
     expect(text).toContain(
-      'http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/v1/scopes",status="200"} 2',
+      'http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/v1/scopes",operation="listScopes",status="200"} 2',
+    );
+  });
+
+  it('leaves the operation label out when no handler was reached', async () => {
+    const metrics = metricsWith();
+    metrics.requestStarted()({ method: 'GET', route: 'unmatched', status: 404 });
+    expect(await metrics.scrape()).toContain(
+      'http_requests_total{method="GET",route="unmatched",status="404"} 1',
     );
   });
 

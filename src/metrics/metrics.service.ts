@@ -7,10 +7,14 @@ import { AppConfig } from '../config/app-config';
 /** Why a request failed authentication or authorization (a closed set: it labels a metric). */
 export type AuthFailureReason = 'missing_credentials' | 'invalid_credentials' | 'forbidden';
 
-/** The labels of a request's metrics. `route` is a template, never a raw path. */
+/**
+ * The labels of a request's metrics. `route` is a template, never a raw path; `operation` is
+ * the matched handler's (absent when no handler was reached: the series has no such label).
+ */
 export interface RequestLabels {
   method: string;
   route: string;
+  operation?: string;
   status: number;
 }
 
@@ -30,15 +34,15 @@ export class MetricsService implements OnModuleDestroy {
 
   private readonly requests = new Counter({
     name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
+    help: 'HTTP requests answered, by method, route template, operation and status',
+    labelNames: ['method', 'route', 'operation', 'status'] as const,
     registers: [this.registry],
   });
 
   private readonly durations = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time from receiving a request to the end of its response, in seconds',
-    labelNames: ['method', 'route', 'status'] as const,
+    labelNames: ['method', 'route', 'operation', 'status'] as const,
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
   });
@@ -94,8 +98,10 @@ export class MetricsService implements OnModuleDestroy {
   requestStarted(): (labels: RequestLabels) => void {
     this.inFlight.inc();
     const endTimer = this.durations.startTimer();
-    return ({ method, route, status }) => {
-      const labels = { method, route, status: String(status) };
+    return ({ method, route, operation, status }) => {
+      const labels = operation
+        ? { method, route, operation, status: String(status) }
+        : { method, route, status: String(status) };
       this.inFlight.dec();
       endTimer(labels);
       this.requests.inc(labels);

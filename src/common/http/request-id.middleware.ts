@@ -14,6 +14,11 @@ export interface RequestWithId extends Request {
    * (the account's name); absent for anonymous requests. Logs show `anonymous` then.
    */
   principal?: string;
+  /**
+   * The operation of the handler Nest matched (`createStream`): set by `OperationGuard`, first
+   * of the guards. Absent when no handler was reached (unknown routes, bodies the edge refused).
+   */
+  operation?: string;
 }
 
 /** Gives every request an id, echoed in `X-Request-Id` on every response (errors included). */
