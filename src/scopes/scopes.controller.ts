@@ -1,7 +1,17 @@
 import type { Actor } from '../audit/actor';
 import { RequestActor } from '../audit/actor';
 import { Operation, OperationOf } from '../common/operations';
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Res,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import {

@@ -19,15 +19,13 @@ function conditionOf(header: 'If-Match' | 'If-None-Match', req: Request): TagCon
 }
 
 /** A handler's parameter: the request's `If-Match`, parsed (undefined when absent). */
-export const IfMatch = createParamDecorator(
-  (_data: unknown, context: ExecutionContext) =>
-    conditionOf('If-Match', context.switchToHttp().getRequest<Request>()),
+export const IfMatch = createParamDecorator((_data: unknown, context: ExecutionContext) =>
+  conditionOf('If-Match', context.switchToHttp().getRequest<Request>()),
 );
 
 /** A handler's parameter: the request's `If-None-Match`, parsed (undefined when absent). */
-export const IfNoneMatch = createParamDecorator(
-  (_data: unknown, context: ExecutionContext) =>
-    conditionOf('If-None-Match', context.switchToHttp().getRequest<Request>()),
+export const IfNoneMatch = createParamDecorator((_data: unknown, context: ExecutionContext) =>
+  conditionOf('If-None-Match', context.switchToHttp().getRequest<Request>()),
 );
 
 /** Sends the entity tag with the body (a 200 or 201). */
