@@ -47,8 +47,8 @@ export function useExpressMiddleware(
     app.enableCors({
       origin: corsOrigins(config),
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
-      allowedHeaders: ['Content-Type', 'Accept', 'Authorization'],
-      exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate'],
+      allowedHeaders: ['Content-Type', 'Accept', 'Authorization', 'If-Match', 'If-None-Match'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'ETag'],
       maxAge: 600,
     });
   }

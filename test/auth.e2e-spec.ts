@@ -10,8 +10,10 @@ const ACCOUNTS = {
   /** Sees one stream and one reader group of `sales`. */
   narrow:
     'prn::/scope:sales,READ;prn::/scope:sales/stream:orders,READ;prn::/scope:sales/reader-group:g,READ',
-  /** Scopes by prefix: `sal*`. */
-  prefixed: 'prn::/scope:sal*,READ',
+  /** Lists scopes (READ on the root) and reads `sales`. */
+  lister: 'prn::/,READ;prn::/scope:sales,READ',
+  /** Lists scopes, and reads those by prefix: `sal*`. */
+  prefixed: 'prn::/,READ;prn::/scope:sal*,READ',
   nobody: 'prn::/scope:elsewhere,READ',
 };
 type User = keyof typeof ACCOUNTS;
@@ -42,8 +44,8 @@ const CASES: Case[] = [
     name: 'listScopes',
     method: 'get',
     path: '/v1/scopes',
-    denied: 'nobody',
-    allowed: 'nobody',
+    denied: 'reader',
+    allowed: 'lister',
     status: 200,
   },
   {
@@ -75,6 +77,14 @@ const CASES: Case[] = [
     name: 'getStream',
     method: 'get',
     path: '/v1/scopes/sales/streams/orders',
+    denied: 'nobody',
+    allowed: 'narrow',
+    status: 200,
+  },
+  {
+    name: 'describeStream',
+    method: 'get',
+    path: '/v1/scopes/sales/streams/orders/description',
     denied: 'nobody',
     allowed: 'narrow',
     status: 200,
@@ -271,12 +281,11 @@ describe('Authentication and permissions (e2e)', () => {
       'sales',
       'salt',
     ]);
-    expect((await list('reader', '/v1/scopes')).scopes.map((s) => s.scopeName)).toEqual(['sales']);
+    expect((await list('lister', '/v1/scopes')).scopes.map((s) => s.scopeName)).toEqual(['sales']);
     expect((await list('prefixed', '/v1/scopes')).scopes.map((s) => s.scopeName).sort()).toEqual([
       'sales',
       'salt',
     ]);
-    expect((await list('nobody', '/v1/scopes')).scopes).toEqual([]);
     expect(
       (await list('reader', '/v1/scopes/sales/streams')).streams.map((s) => s.streamName).sort(),
     ).toEqual(['orders', 'payments']);
@@ -291,6 +300,14 @@ describe('Authentication and permissions (e2e)', () => {
         .map((g) => g.readerGroupName)
         .sort(),
     ).toEqual(['g', 'h']);
+  });
+
+  it('refuses the scope list with 403 to an account without READ on prn::/ (as the reference)', async () => {
+    for (const user of ['nobody', 'reader', 'narrow'] as const) {
+      const res = await t.http.get('/v1/scopes').set('Authorization', basic(user));
+      expect([user, res.status, res.body.code]).toEqual([user, 403, 'PERMISSION_DENIED']);
+      expect(res.body.detail).toContain('READ on prn::/');
+    }
   });
 
   it('asks for credentials before looking at names (no 404 to strangers)', async () => {

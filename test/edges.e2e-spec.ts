@@ -124,6 +124,7 @@ describe('Security headers, CORS and rate limits (e2e)', () => {
     expect(allowed.headers['access-control-allow-origin']).toBe('https://console.example.com');
     expect(allowed.headers['access-control-allow-methods']).toContain('POST');
     expect(allowed.headers['access-control-allow-headers']).toMatch(/authorization/i);
+    expect(allowed.headers['access-control-allow-headers']).toMatch(/If-Match.*If-None-Match/);
 
     const refused = await t.http
       .options('/v1/scopes')
@@ -137,6 +138,8 @@ describe('Security headers, CORS and rate limits (e2e)', () => {
       .expect(200);
     expect(simple.headers['access-control-allow-origin']).toBe('https://console.example.com');
     expect(simple.headers['access-control-expose-headers']).toMatch(/X-Request-Id/);
+    // A browser client reads the entity tag to send it back in If-Match.
+    expect(simple.headers['access-control-expose-headers']).toMatch(/ETag/);
   });
 
   it('answers 429 with Retry-After over RATE_LIMIT_PER_MINUTE, but never to the probes', async () => {

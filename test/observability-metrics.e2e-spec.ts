@@ -180,7 +180,7 @@ describe('Metrics (e2e)', () => {
     it('shows what the auth guard and the failed-login limiter report', async () => {
       const scopes = () => secured.http.get('/v1/scopes');
       // A success first: refusals after it are the only failures of this client.
-      await scopes().set('Authorization', basic('nobody')).expect(200);
+      await scopes().set('Authorization', basic('admin')).expect(200);
       await secured.http.post('/v1/scopes').set('Authorization', basic('nobody')).expect(403);
       await scopes().expect(401);
       await scopes().set('Authorization', basic('admin', 'wrong')).expect(401);

@@ -148,7 +148,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
       }
     });
 
-    it('marks the reader-group writes, the probes and the audit list, and only them, as extensions', () => {
+    it('marks the reader-group writes, the probes, the audit list and describe, and only them, as extensions', () => {
       const extensions = documentedOperations(served)
         .filter((o) => o.operation['x-extension'] === true)
         .map((o) => o.operation.operationId);
@@ -157,10 +157,14 @@ describe('The OpenAPI document (e2e, built service)', () => {
           ...CONTRACT.extensionOperationIds,
           ...CONTRACT.probeOperationIds,
           ...CONTRACT.auditOperationIds,
+          ...CONTRACT.streamExtensionOperationIds,
         ].sort(),
       );
       for (const id of CONTRACT.extensionOperationIds) {
         expect(operationById(served, id).operation.tags).toEqual(['ReaderGroups']);
+      }
+      for (const id of CONTRACT.streamExtensionOperationIds) {
+        expect(operationById(served, id).operation.tags).toEqual(['Streams']);
       }
     });
 
@@ -338,11 +342,67 @@ describe('The OpenAPI document (e2e, built service)', () => {
       ['deleteStream', ['204', '400', '404', '412', '500', '503']],
       ['getScalingEvents', ['200', '400', '404', '500', '503']],
       ['updateStreamState', ['200', '400', '404', '412', '413', '415', '500', '503']],
-      ['getReaderGroup', ['200', '400', '404', '500', '503']],
+      ['getScope', ['200', '304', '400', '404', '500', '503']],
+      ['getStream', ['200', '304', '400', '404', '500', '503']],
+      ['describeStream', ['200', '400', '404', '500', '503']],
+      ['getReaderGroup', ['200', '304', '400', '404', '500', '503']],
       ['createReaderGroup', ['201', '400', '404', '409', '413', '415', '500', '503']],
-      ['setReaderOffline', ['204', '400', '404', '500', '503']],
+      ['deleteReaderGroup', ['204', '400', '404', '412', '500', '503']],
+      ['setReaderOnline', ['204', '400', '404', '412', '500', '503']],
+      ['setReaderOffline', ['204', '400', '404', '412', '500', '503']],
     ])('%s answers exactly %j, and 401, 403 and 429', (id, expected) => {
       expect(codes(id).sort()).toEqual([...expected, '401', '403', '429'].sort());
+    });
+
+    it('documents conditional requests: ETag answers, If-None-Match reads, If-Match writes', () => {
+      const headerParameters = (id: string) =>
+        (operationById(served, id).operation.parameters ?? [])
+          .filter((p) => p.in === 'header')
+          .map((p) => p.name);
+      const tagged = [
+        ['createScope', '201'],
+        ['getScope', '200'],
+        ['createStream', '201'],
+        ['getStream', '200'],
+        ['updateStream', '200'],
+        ['updateStreamState', '200'],
+        ['describeStream', '200'],
+        ['createReaderGroup', '201'],
+        ['getReaderGroup', '200'],
+      ];
+      for (const [id, status] of tagged) {
+        const { responses } = operationById(served, id).operation;
+        expect([id, responses[status].headers?.ETag?.schema]).toEqual([
+          id,
+          { type: 'string', example: expect.any(String) },
+        ]);
+      }
+      for (const id of ['getScope', 'getStream', 'getReaderGroup']) {
+        expect([id, headerParameters(id)]).toEqual([id, ['If-None-Match']]);
+        const notModified = operationById(served, id).operation.responses['304'];
+        expect([id, notModified.content, notModified.headers?.ETag]).toEqual([
+          id,
+          undefined,
+          expect.anything(),
+        ]);
+      }
+      for (const id of [
+        'updateStream',
+        'updateStreamState',
+        'deleteStream',
+        'deleteScope',
+        'deleteReaderGroup',
+        'setReaderOnline',
+        'setReaderOffline',
+      ]) {
+        expect([id, headerParameters(id)]).toEqual([id, ['If-Match']]);
+        expect(operationById(served, id).operation.responses['412'].description).toContain(
+          'PRECONDITION_FAILED',
+        );
+      }
+      for (const id of ['listScopes', 'listStreams', 'describeStream', 'getScalingEvents']) {
+        expect([id, headerParameters(id)]).toEqual([id, []]);
+      }
     });
 
     it('offers HTTP Basic as an optional security scheme', () => {

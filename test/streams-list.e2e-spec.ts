@@ -54,6 +54,22 @@ describe('List streams (e2e)', () => {
     expect(names(res)).toEqual(['_MARKalpha', '_MARKbeta', '_MARKgamma']);
   });
 
+  it.each(['', '&filter_value='])(
+    'reads showInternalStreams with no or an empty value (%j) as true, _MARK names first',
+    async (value) => {
+      const own = await createScope(t.http, 'internal');
+      await t.http.post(`/v1/scopes/${own}/streams`).send({ streamName: 'zeta' }).expect(201);
+      await t.http
+        .post(`/v1/scopes/${own}/readergroups`)
+        .send({ readerGroupName: 'rg', streams: ['zeta'] })
+        .expect(201);
+      const res = await t.http
+        .get(`/v1/scopes/${own}/streams?filter_type=showInternalStreams${value}`)
+        .expect(200);
+      expect(names(res)).toEqual(['_MARK_RGrg', '_MARKzeta', '_RGrg']);
+    },
+  );
+
   it('lists user streams with showInternalStreams=false', async () => {
     const res = await list('?filter_type=showInternalStreams&filter_value=false').expect(200);
     expect(names(res)).toEqual(['alpha', 'beta', 'gamma']);
@@ -88,7 +104,6 @@ describe('List streams (e2e)', () => {
     ['an unknown filter_type', '?filter_type=color&filter_value=blue', 'filter_type'],
     ['a tag filter without a value', '?filter_type=tag', 'filter_value'],
     ['a tag filter with an empty value', '?filter_type=tag&filter_value=', 'filter_value'],
-    ['showInternalStreams without a value', '?filter_type=showInternalStreams', 'filter_value'],
     [
       'showInternalStreams=yes',
       '?filter_type=showInternalStreams&filter_value=yes',

@@ -2,7 +2,7 @@ import { Permission } from './acl';
 import { Access, PathParams } from './access.decorator';
 import { readerGroupResource, ROOT_RESOURCE, scopeResource, streamResource } from './resources';
 
-const { NONE, READ, READ_UPDATE } = Permission;
+const { READ, READ_UPDATE } = Permission;
 const root = (): string => ROOT_RESOURCE;
 const scope = (p: PathParams): string => scopeResource(p.scopeName);
 const stream = (p: PathParams): string => streamResource(p.scopeName, p.streamName);
@@ -17,10 +17,10 @@ export const Needs = {
   readUpdateOnStream: () => Access({ permission: READ_UPDATE, resource: stream }),
   readOnReaderGroup: () => Access({ permission: READ, resource: group }),
   readUpdateOnReaderGroup: () => Access({ permission: READ_UPDATE, resource: group }),
-  /** Any account may list scopes; it sees those it may read. */
+  /** Listing scopes needs READ on the root, as the reference; the answer shows those readable. */
   readableScopes: () =>
     Access({
-      permission: NONE,
+      permission: READ,
       resource: root,
       list: { key: 'scopes', resource: (item) => scopeResource(item.scopeName) },
     }),

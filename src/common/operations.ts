@@ -15,6 +15,7 @@ export const Operation = {
   createStream: 'createStream',
   listStreams: 'listStreams',
   getStream: 'getStream',
+  describeStream: 'describeStream',
   updateStream: 'updateStream',
   getScalingEvents: 'getScalingEvents',
   updateStreamState: 'updateStreamState',

@@ -11,8 +11,22 @@ import {
   Param,
   Post,
   Put,
+  Res,
 } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import {
+  ApiConditionalRead,
+  ApiConditionalWrite,
+  ApiTaggedResponse,
+} from '../common/conditional/api-conditional';
+import {
+  IfMatch,
+  IfNoneMatch,
+  unlessNotModified,
+  withEntityTag,
+} from '../common/conditional/conditional-headers';
+import type { TagCondition } from '../common/conditional/entity-tag';
 import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { CreateReaderGroupDto } from './dto/create-reader-group.dto';
@@ -36,35 +50,42 @@ export class ReaderGroupsController {
 
   /** Retrieves a reader group: its streams and online readers. */
   @Get(':readerGroupName')
+  @ApiConditionalRead(ReaderGroupPropertyDto)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnReaderGroup()
   @OperationOf(Operation.getReaderGroup)
-  getReaderGroup(
+  async getReaderGroup(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
+    @IfNoneMatch() condition: TagCondition | undefined,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<ReaderGroupPropertyDto> {
-    return this.readerGroups.get(scopeName, readerGroupName);
+    const group = await this.readerGroups.get(scopeName, readerGroupName);
+    return unlessNotModified(res, condition, group);
   }
 
   /** Creates a reader group (extension). */
   @Post()
   @HttpCode(HttpStatus.CREATED)
   @ApiExtension('x-extension', true)
+  @ApiTaggedResponse(201, ReaderGroupPropertyDto)
   @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
   @Needs.readUpdateOnScope()
   @OperationOf(Operation.createReaderGroup)
-  createReaderGroup(
+  async createReaderGroup(
     @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Body() body: CreateReaderGroupDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<ReaderGroupPropertyDto> {
-    return this.readerGroups.create(actor, scopeName, body);
+    return withEntityTag(res, await this.readerGroups.create(actor, scopeName, body));
   }
 
   /** Deletes a reader group and its internal stream (extension). */
   @Delete(':readerGroupName')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
+  @ApiConditionalWrite()
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readUpdateOnReaderGroup()
   @OperationOf(Operation.deleteReaderGroup)
@@ -72,14 +93,16 @@ export class ReaderGroupsController {
     @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
+    @IfMatch() condition: TagCondition | undefined,
   ): Promise<void> {
-    return this.readerGroups.delete(actor, scopeName, readerGroupName);
+    return this.readerGroups.delete(actor, scopeName, readerGroupName, condition);
   }
 
   /** Marks a reader online; idempotent (extension). */
   @Put(':readerGroupName/readers/:readerId')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
+  @ApiConditionalWrite()
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readUpdateOnReaderGroup()
   @OperationOf(Operation.setReaderOnline)
@@ -88,14 +111,16 @@ export class ReaderGroupsController {
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
     @Param('readerId') readerId: string,
+    @IfMatch() condition: TagCondition | undefined,
   ): Promise<void> {
-    return this.readerGroups.readerOnline(actor, scopeName, readerGroupName, readerId);
+    return this.readerGroups.readerOnline(actor, scopeName, readerGroupName, readerId, condition);
   }
 
   /** Marks a reader offline (extension). */
   @Delete(':readerGroupName/readers/:readerId')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
+  @ApiConditionalWrite()
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readUpdateOnReaderGroup()
   @OperationOf(Operation.setReaderOffline)
@@ -104,7 +129,8 @@ export class ReaderGroupsController {
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
     @Param('readerId') readerId: string,
+    @IfMatch() condition: TagCondition | undefined,
   ): Promise<void> {
-    return this.readerGroups.readerOffline(actor, scopeName, readerGroupName, readerId);
+    return this.readerGroups.readerOffline(actor, scopeName, readerGroupName, readerId, condition);
   }
 }

@@ -2,14 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { translateViolations } from '../database/constraint-violations';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
+import { versionColumns } from '../database/version-columns';
+import type { ResourceVersion } from '../common/conditional/resource-version';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
 import { ReaderGroupExistsError, ReaderGroupNotFoundError } from './reader-group.errors';
 import { scopedName, StreamRef } from './stream-ref';
 
-/** A reader group as stored: its streams (in the order given) and its online readers. */
+/** A reader group as stored: its streams (in the order given), online readers and version. */
 export interface ReaderGroupRecord {
   streams: string[];
   readers: string[];
+  revision: ResourceVersion;
 }
 
 /**
@@ -20,19 +23,32 @@ export interface ReaderGroupRecord {
 export class ReaderGroupsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  insert(scope: string, group: string): Promise<void> {
+  /** Creates the group; the version of the new group. */
+  insert(scope: string, group: string): Promise<ResourceVersion> {
     return translateViolations(
       {
         unique: () => new ReaderGroupExistsError(scope, group),
         foreignKey: () => new ScopeNotFoundError(scope),
       },
       async () => {
-        await this.db.tx.query(`INSERT INTO reader_groups (scope_name, name) VALUES ($1, $2)`, [
-          scope,
-          group,
-        ]);
+        const [row] = await this.db.tx.query<ResourceVersion[]>(
+          `INSERT INTO reader_groups (scope_name, name) VALUES ($1, $2)
+           RETURNING ${versionColumns()}`,
+          [scope, group],
+        );
+        return row;
       },
     );
+  }
+
+  /** The group's version, its row locked until the transaction ends; undefined when missing. */
+  async lockVersion(scope: string, group: string): Promise<ResourceVersion | undefined> {
+    const [row] = await this.db.tx.query<ResourceVersion[]>(
+      `SELECT ${versionColumns()} FROM reader_groups WHERE scope_name = $1 AND name = $2
+       FOR UPDATE`,
+      [scope, group],
+    );
+    return row;
   }
 
   /**
@@ -70,8 +86,8 @@ export class ReaderGroupsRepository {
 
   /** The group with its streams and its online readers, in one query. */
   async findOne(scope: string, group: string): Promise<ReaderGroupRecord | undefined> {
-    const [row] = await this.db.tx.query<ReaderGroupRecord[]>(
-      `SELECT
+    const [row] = await this.db.tx.query<(Omit<ReaderGroupRecord, 'revision'> & ResourceVersion)[]>(
+      `SELECT ${versionColumns('g')},
              ARRAY(SELECT s.stream_scope || '/' || s.stream_name FROM reader_group_streams s
                     WHERE s.scope_name = g.scope_name AND s.reader_group = g.name
                     ORDER BY s.position) AS streams,
@@ -81,15 +97,9 @@ export class ReaderGroupsRepository {
            FROM reader_groups g WHERE g.scope_name = $1 AND g.name = $2`,
       [scope, group],
     );
-    return row;
-  }
-
-  async exists(scope: string, group: string): Promise<boolean> {
-    const rows = await this.db.tx.query<unknown[]>(
-      `SELECT 1 FROM reader_groups WHERE scope_name = $1 AND name = $2`,
-      [scope, group],
-    );
-    return rows.length > 0;
+    if (!row) return undefined;
+    const { created, version, ...rest } = row;
+    return { ...rest, revision: { created, version } };
   }
 
   /** Whether it deleted the group; its `_RG` stream, stream list and readers go with it. */
@@ -100,12 +110,12 @@ export class ReaderGroupsRepository {
     );
   }
 
-  /** Whether the reader was not online before. */
+  /** Whether the reader was not online before; if so, the group's version is bumped with it. */
   addReader(scope: string, group: string, readerId: string): Promise<boolean> {
     return translateViolations(
       { foreignKey: () => new ReaderGroupNotFoundError(scope, group) },
       () =>
-        this.changed(
+        this.readersChanged(
           `INSERT INTO reader_group_readers (scope_name, reader_group, reader_id) VALUES ($1, $2, $3)
          ON CONFLICT DO NOTHING RETURNING 1`,
           [scope, group, readerId],
@@ -113,13 +123,29 @@ export class ReaderGroupsRepository {
     );
   }
 
-  /** Whether the reader was online. */
+  /** Whether the reader was online; if so, the group's version is bumped with it. */
   removeReader(scope: string, group: string, readerId: string): Promise<boolean> {
-    return this.changed(
+    return this.readersChanged(
       `DELETE FROM reader_group_readers
         WHERE scope_name = $1 AND reader_group = $2 AND reader_id = $3 RETURNING 1`,
       [scope, group, readerId],
     );
+  }
+
+  /**
+   * Runs a write of the readers of group ($1, $2) that returns a row per changed reader, and
+   * in the same statement bumps the group's version when it changed any; whether it did.
+   */
+  private async readersChanged(sql: string, params: unknown[]): Promise<boolean> {
+    const rows = await this.db.tx.query<unknown[]>(
+      `WITH changed AS (${sql}), bumped AS (
+         UPDATE reader_groups SET version = version + 1
+          WHERE scope_name = $1 AND name = $2 AND EXISTS (SELECT 1 FROM changed)
+          RETURNING 1)
+       SELECT 1 FROM bumped`,
+      params,
+    );
+    return rows.length > 0;
   }
 
   /** Runs a write that returns a row per changed row; whether it changed any. */

@@ -8,20 +8,22 @@ import { ReaderGroupNotFoundError, ReaderNotOnlineError } from './reader-group.e
 import type { ReaderGroupsRepository } from './reader-groups.repository';
 import { ReaderGroupsService } from './reader-groups.service';
 
+const VERSION = { created: '1700000000000000', version: '1' };
+
 /** The service over repositories holding the streams `existing`, one group `g` and reader `r`. */
 function setUp({ existing = ['s/a', 's/b', 'o/c'], scopeExists = true, groupExists = true } = {}) {
   const calls: string[] = [];
   const groups = {
     insert: (scope: string, group: string) => (
       calls.push(`group ${scope}/${group}`),
-      Promise.resolve()
+      Promise.resolve(VERSION)
     ),
     lockExistingStreams: () => Promise.resolve(new Set(existing)),
     insertStreams: (_s: string, _g: string, refs: { scope: string; stream: string }[]) => (
       calls.push(`streams ${refs.map((r) => `${r.scope}/${r.stream}`).join(',')}`),
       Promise.resolve()
     ),
-    exists: () => Promise.resolve(groupExists),
+    lockVersion: () => Promise.resolve(groupExists ? VERSION : undefined),
     addReader: () => Promise.resolve(groupExists),
     removeReader: (_s: string, _g: string, reader: string) => Promise.resolve(reader === 'r'),
   } as unknown as ReaderGroupsRepository;
@@ -49,10 +51,13 @@ describe('ReaderGroupsService', () => {
       streams: ['a', 'o/c', 'a', 's/b'],
     });
     expect(created).toEqual({
-      scopeName: 's',
-      readerGroupName: 'g',
-      streamList: ['s/a', 'o/c', 's/b'],
-      onlineReaderIds: [],
+      body: {
+        scopeName: 's',
+        readerGroupName: 'g',
+        streamList: ['s/a', 'o/c', 's/b'],
+        onlineReaderIds: [],
+      },
+      etag: '"1700000000000000.1"',
     });
     expect(calls).toEqual([
       'group s/g',

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../audit/actor';
 import { AuditService } from '../audit/audit.service';
 import { readerGroupResource } from '../auth/resources';
+import type { TagCondition } from '../common/conditional/entity-tag';
+import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resource-version';
 import { InvalidRequestError } from '../common/errors/domain-error';
 import { READER_GROUP_PREFIX, streamNameProblem } from '../common/names';
 import { Operation } from '../common/operations';
@@ -39,12 +41,12 @@ export class ReaderGroupsService {
     actor: Actor,
     scope: string,
     request: CreateReaderGroupDto,
-  ): Promise<ReaderGroupPropertyDto> {
+  ): Promise<Tagged<ReaderGroupPropertyDto>> {
     const group = request.readerGroupName;
     const refs = toStreamRefs(request.streams, scope);
     const streamList = refs.map(scopedName);
-    await this.db.withTransaction(async () => {
-      await this.groups.insert(scope, group);
+    const version = await this.db.withTransaction(async () => {
+      const created = await this.groups.insert(scope, group);
       const present = await this.groups.lockExistingStreams(refs);
       const missing = refs.find((ref) => !present.has(scopedName(ref)));
       if (missing) throw new StreamNotFoundError(missing.scope, missing.stream);
@@ -60,8 +62,12 @@ export class ReaderGroupsService {
         resource: readerGroupResource(scope, group),
         after: { readerGroupName: group, streamList },
       });
+      return created;
     });
-    return { scopeName: scope, readerGroupName: group, streamList, onlineReaderIds: [] };
+    return {
+      body: { scopeName: scope, readerGroupName: group, streamList, onlineReaderIds: [] },
+      etag: entityTagOf(version),
+    };
   }
 
   async list(scope: string): Promise<ReaderGroupsListDto> {
@@ -70,64 +76,88 @@ export class ReaderGroupsService {
     return { readerGroups: names.map((readerGroupName) => ({ readerGroupName })) };
   }
 
-  get(scope: string, group: string): Promise<ReaderGroupPropertyDto> {
+  get(scope: string, group: string): Promise<Tagged<ReaderGroupPropertyDto>> {
     return this.scopes.within(scope, async () => {
       const found = await this.groups.findOne(scope, group);
       if (!found) throw new ReaderGroupNotFoundError(scope, group);
       return {
-        scopeName: scope,
-        readerGroupName: group,
-        streamList: found.streams,
-        onlineReaderIds: found.readers,
+        body: {
+          scopeName: scope,
+          readerGroupName: group,
+          streamList: found.streams,
+          onlineReaderIds: found.readers,
+        },
+        etag: entityTagOf(found.revision),
       };
     });
   }
 
   /** Deletes the group; its `_RG` stream, stream list and readers go with it. */
-  delete(actor: Actor, scope: string, group: string): Promise<void> {
-    return this.scopes.within(scope, () =>
-      this.db.withTransaction(async () => {
-        if (!(await this.groups.delete(scope, group))) {
-          throw new ReaderGroupNotFoundError(scope, group);
-        }
-        await this.audit.changed(actor, {
-          operation: Operation.deleteReaderGroup,
-          resource: readerGroupResource(scope, group),
-        });
-      }),
-    );
+  delete(actor: Actor, scope: string, group: string, condition?: TagCondition): Promise<void> {
+    return this.changeGroup(scope, group, condition, async () => {
+      await this.groups.delete(scope, group);
+      await this.audit.changed(actor, {
+        operation: Operation.deleteReaderGroup,
+        resource: readerGroupResource(scope, group),
+      });
+    });
   }
 
   /** Marks a reader online; doing it twice changes nothing (and records nothing). */
-  async readerOnline(actor: Actor, scope: string, group: string, readerId: string): Promise<void> {
+  async readerOnline(
+    actor: Actor,
+    scope: string,
+    group: string,
+    readerId: string,
+    condition?: TagCondition,
+  ): Promise<void> {
     const problem = streamNameProblem(readerId);
     if (problem) throw InvalidRequestError.of('readerId', `readerId ${problem}`);
-    await this.scopes.within(scope, () =>
-      this.db.withTransaction(async () => {
-        if (!(await this.groups.addReader(scope, group, readerId))) return;
-        await this.audit.changed(actor, {
-          operation: Operation.setReaderOnline,
-          resource: readerGroupResource(scope, group),
-          after: { readerId, online: true },
-        });
-      }),
-    );
+    await this.changeGroup(scope, group, condition, async () => {
+      if (!(await this.groups.addReader(scope, group, readerId))) return;
+      await this.audit.changed(actor, {
+        operation: Operation.setReaderOnline,
+        resource: readerGroupResource(scope, group),
+        after: { readerId, online: true },
+      });
+    });
   }
 
-  readerOffline(actor: Actor, scope: string, group: string, readerId: string): Promise<void> {
+  readerOffline(
+    actor: Actor,
+    scope: string,
+    group: string,
+    readerId: string,
+    condition?: TagCondition,
+  ): Promise<void> {
+    return this.changeGroup(scope, group, condition, async () => {
+      if (!(await this.groups.removeReader(scope, group, readerId))) {
+        throw new ReaderNotOnlineError(group, readerId);
+      }
+      await this.audit.changed(actor, {
+        operation: Operation.setReaderOffline,
+        resource: readerGroupResource(scope, group),
+        after: { readerId, online: false },
+      });
+    });
+  }
+
+  /**
+   * Runs a change of a group in one transaction, its row locked first so that changes take
+   * turns and `If-Match` is checked against the version the change starts from.
+   */
+  private changeGroup(
+    scope: string,
+    group: string,
+    condition: TagCondition | undefined,
+    change: () => Promise<void>,
+  ): Promise<void> {
     return this.scopes.within(scope, () =>
       this.db.withTransaction(async () => {
-        if (!(await this.groups.removeReader(scope, group, readerId))) {
-          if (!(await this.groups.exists(scope, group))) {
-            throw new ReaderGroupNotFoundError(scope, group);
-          }
-          throw new ReaderNotOnlineError(group, readerId);
-        }
-        await this.audit.changed(actor, {
-          operation: Operation.setReaderOffline,
-          resource: readerGroupResource(scope, group),
-          after: { readerId, online: false },
-        });
+        const current = await this.groups.lockVersion(scope, group);
+        if (!current) throw new ReaderGroupNotFoundError(scope, group);
+        requireMatch(condition, `reader group ${scope}/${group}`, current);
+        await change();
       }),
     );
   }

@@ -1,8 +1,31 @@
 import type { Actor } from '../audit/actor';
 import { RequestActor } from '../audit/actor';
 import { Operation, OperationOf } from '../common/operations';
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Res,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import {
+  ApiConditionalRead,
+  ApiConditionalWrite,
+  ApiTaggedResponse,
+} from '../common/conditional/api-conditional';
+import {
+  IfMatch,
+  IfNoneMatch,
+  unlessNotModified,
+  withEntityTag,
+} from '../common/conditional/conditional-headers';
+import type { TagCondition } from '../common/conditional/entity-tag';
 import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
 import { CreateScopeDto } from './dto/create-scope.dto';
@@ -18,14 +41,16 @@ export class ScopesController {
   /** Creates a new scope. */
   @Post()
   @HttpCode(HttpStatus.CREATED)
+  @ApiTaggedResponse(201, ScopePropertyDto)
   @ApiProblemResponses(400, 409, 413, 415, 500, 503)
   @Needs.readUpdateOnRoot()
   @OperationOf(Operation.createScope)
-  createScope(
+  async createScope(
     @RequestActor() actor: Actor,
     @Body() body: CreateScopeDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<ScopePropertyDto> {
-    return this.scopes.create(actor, body.scopeName);
+    return withEntityTag(res, await this.scopes.create(actor, body.scopeName));
   }
 
   /** Lists all scopes. */
@@ -39,20 +64,30 @@ export class ScopesController {
 
   /** Retrieves the details of a scope. */
   @Get(':scopeName')
+  @ApiConditionalRead(ScopePropertyDto)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnScope()
   @OperationOf(Operation.getScope)
-  getScope(@Param('scopeName') scopeName: string): Promise<ScopePropertyDto> {
-    return this.scopes.get(scopeName);
+  async getScope(
+    @Param('scopeName') scopeName: string,
+    @IfNoneMatch() condition: TagCondition | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ScopePropertyDto> {
+    return unlessNotModified(res, condition, await this.scopes.get(scopeName));
   }
 
   /** Deletes a scope that holds nothing. */
   @Delete(':scopeName')
   @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiConditionalWrite()
   @ApiProblemResponses(400, 404, 412, 500, 503)
   @Needs.readUpdateOnRoot()
   @OperationOf(Operation.deleteScope)
-  deleteScope(@RequestActor() actor: Actor, @Param('scopeName') scopeName: string): Promise<void> {
-    return this.scopes.delete(actor, scopeName);
+  deleteScope(
+    @RequestActor() actor: Actor,
+    @Param('scopeName') scopeName: string,
+    @IfMatch() condition: TagCondition | undefined,
+  ): Promise<void> {
+    return this.scopes.delete(actor, scopeName, condition);
   }
 }

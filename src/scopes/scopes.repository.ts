@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { translateViolations } from '../database/constraint-violations';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
+import { versionColumns } from '../database/version-columns';
+import type { ResourceVersion } from '../common/conditional/resource-version';
 import { ScopeExistsError, ScopeNotEmptyError } from './scope.errors';
 
 /** Every statement of the scopes table; each joins the current transaction, if any. */
@@ -21,9 +23,32 @@ export class ScopesRepository {
     return rows.map((row) => row.name);
   }
 
-  insert(name: string): Promise<void> {
+  /** The scope's version, or undefined when there is no such scope. */
+  async findVersion(name: string): Promise<ResourceVersion | undefined> {
+    const [row] = await this.db.tx.query<ResourceVersion[]>(
+      `SELECT ${versionColumns()} FROM scopes WHERE name = $1`,
+      [name],
+    );
+    return row;
+  }
+
+  /** Like {@link findVersion}, and locks the scope's row until the current transaction ends. */
+  async lockVersion(name: string): Promise<ResourceVersion | undefined> {
+    const [row] = await this.db.tx.query<ResourceVersion[]>(
+      `SELECT ${versionColumns()} FROM scopes WHERE name = $1 FOR UPDATE`,
+      [name],
+    );
+    return row;
+  }
+
+  /** Creates the scope; the version of the new scope. */
+  insert(name: string): Promise<ResourceVersion> {
     return translateViolations({ unique: () => new ScopeExistsError(name) }, async () => {
-      await this.db.tx.query('INSERT INTO scopes (name) VALUES ($1)', [name]);
+      const [row] = await this.db.tx.query<ResourceVersion[]>(
+        `INSERT INTO scopes (name) VALUES ($1) RETURNING ${versionColumns()}`,
+        [name],
+      );
+      return row;
     });
   }
 

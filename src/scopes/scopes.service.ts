@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../audit/actor';
 import { AuditService } from '../audit/audit.service';
 import { scopeResource } from '../auth/resources';
+import { TagCondition } from '../common/conditional/entity-tag';
+import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resource-version';
 import { DomainError } from '../common/errors/domain-error';
 import { Operation } from '../common/operations';
 import type { Db } from '../database/db';
@@ -19,29 +21,35 @@ export class ScopesService {
     private readonly audit: AuditService,
   ) {}
 
-  async create(actor: Actor, name: string): Promise<ScopePropertyDto> {
-    await this.db.withTransaction(async () => {
-      await this.scopes.insert(name);
+  async create(actor: Actor, name: string): Promise<Tagged<ScopePropertyDto>> {
+    const version = await this.db.withTransaction(async () => {
+      const created = await this.scopes.insert(name);
       await this.audit.changed(actor, {
         operation: Operation.createScope,
         resource: scopeResource(name),
         after: { scopeName: name },
       });
+      return created;
     });
-    return { scopeName: name };
+    return { body: { scopeName: name }, etag: entityTagOf(version) };
   }
 
   async list(): Promise<ScopesListDto> {
     return { scopes: (await this.scopes.names()).map((scopeName) => ({ scopeName })) };
   }
 
-  async get(name: string): Promise<ScopePropertyDto> {
-    await this.assertExists(name);
-    return { scopeName: name };
+  async get(name: string): Promise<Tagged<ScopePropertyDto>> {
+    const version = await this.scopes.findVersion(name);
+    if (!version) throw new ScopeNotFoundError(name);
+    return { body: { scopeName: name }, etag: entityTagOf(version) };
   }
 
-  async delete(actor: Actor, name: string): Promise<void> {
+  /** Deletes an empty scope; its row is locked first, so `If-Match` sees what is deleted. */
+  async delete(actor: Actor, name: string, condition?: TagCondition): Promise<void> {
     await this.db.withTransaction(async () => {
+      const version = await this.scopes.lockVersion(name);
+      if (!version) throw new ScopeNotFoundError(name);
+      requireMatch(condition, `scope ${name}`, version);
       if (!(await this.scopes.delete(name))) throw new ScopeNotFoundError(name);
       await this.audit.changed(actor, {
         operation: Operation.deleteScope,

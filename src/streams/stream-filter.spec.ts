@@ -22,6 +22,13 @@ describe('toStreamFilter', () => {
     });
   });
 
+  it('reads showInternalStreams without a value, or with an empty one, as true', () => {
+    expect(toStreamFilter({ filter_type: 'showInternalStreams' })).toEqual({ kind: 'internal' });
+    expect(toStreamFilter({ filter_type: 'showInternalStreams', filter_value: '' })).toEqual({
+      kind: 'internal',
+    });
+  });
+
   it('reads the legacy showInternalStreams parameter', () => {
     expect(toStreamFilter({ showInternalStreams: 'true' })).toEqual({ kind: 'internal' });
     expect(toStreamFilter({ showInternalStreams: 'false' })).toEqual({ kind: 'user' });
@@ -32,7 +39,6 @@ describe('toStreamFilter', () => {
     [{ filter_type: 'tag' as const, filter_value: '' }, 'filter_value'],
     [{ filter_type: 'tag' as const, filter_value: 'a\u0000b' }, 'filter_value'],
     [{ filter_type: 'tag' as const, filter_value: 'x'.repeat(257) }, 'filter_value'],
-    [{ filter_type: 'showInternalStreams' as const }, 'filter_value'],
     [{ filter_type: 'showInternalStreams' as const, filter_value: 'yes' }, 'filter_value'],
     [{ filter_value: 'x' }, 'filter_type'],
     [{ showInternalStreams: 'maybe' }, 'showInternalStreams'],

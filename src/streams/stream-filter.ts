@@ -14,8 +14,9 @@ export interface StreamFilterQuery {
   showInternalStreams?: string;
 }
 
+/** No value (or an empty one) means `true`: the reference's own tests send exactly that. */
 function showInternal(value: string | undefined, field: string): StreamFilter {
-  if (value === 'true') return { kind: 'internal' };
+  if (value === undefined || value === '' || value === 'true') return { kind: 'internal' };
   if (value === 'false') return { kind: 'user' };
   throw InvalidRequestError.of(field, 'must be true or false');
 }

@@ -1,3 +1,4 @@
+import type { ResourceVersion } from '../common/conditional/resource-version';
 import type { RetentionType } from './retention-policy';
 import type { ScalingType } from './scaling-policy';
 
@@ -18,9 +19,16 @@ export interface ConfigurationColumns {
   timestampAggregationTimeout: number;
 }
 
-/** A stream as the API reads it: name, state and configuration. */
+/** A stream as the API reads it: name, state, configuration and version. */
 export interface StreamRecord extends ConfigurationColumns {
   scopeName: string;
   name: string;
   state: StreamState;
+  revision: ResourceVersion;
+}
+
+/** When a stream was created and last changed, ms since 1970. */
+export interface StreamTimes {
+  createdAt: number;
+  updatedAt: number;
 }

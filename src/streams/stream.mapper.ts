@@ -19,7 +19,8 @@ export function configurationColumns(config: StreamConfiguration): Configuration
   };
 }
 
-export function toStreamProperty(stream: StreamRecord): StreamPropertyDto {
+/** The wire form of a stream's configuration (its version travels as the ETag, not here). */
+export function toStreamProperty(stream: Omit<StreamRecord, 'revision'>): StreamPropertyDto {
   return {
     scopeName: stream.scopeName,
     streamName: stream.name,
@@ -39,7 +40,7 @@ export function toStreamProperty(stream: StreamRecord): StreamPropertyDto {
   };
 }
 
-function retentionOf(stream: StreamRecord): RetentionConfigDto | undefined {
+function retentionOf(stream: Omit<StreamRecord, 'revision'>): RetentionConfigDto | undefined {
   if (stream.retentionType === null || stream.retentionMin === null) return undefined;
   return renderRetentionPolicy({
     type: stream.retentionType,

@@ -47,7 +47,7 @@ describe('StreamsRepository', () => {
     );
     expect(sql).toContain('($1, $2, $3,');
     expect(sql).toContain('$15), ($16,');
-    expect(sql).toMatch(/\$30\)$/);
+    expect(sql).toMatch(/\$30\) RETURNING .* AS created, version::text AS version$/);
     expect(values).toEqual([
       ...['scope', 's', null, 'g', 'ACTIVE', 'BY_RATE_IN_EVENTS_PER_SEC', 3, 100, 2],
       ...['LIMITED_SIZE_MB', 10, 20, ['a', 'b'], 1024, 7],
@@ -57,15 +57,22 @@ describe('StreamsRepository', () => {
   });
 
   it('replaces every configuration column of a stream in one update', async () => {
-    const { calls, repository } = recorder();
-    await repository.updateConfiguration('scope', 's', config);
+    const { calls, repository } = recorder([{ name: 's', created: '1', version: '2' }]);
+    await expect(repository.updateConfiguration('scope', 's', config)).resolves.toEqual({
+      created: '1',
+      version: '2',
+    });
     expect(calls).toEqual([
       {
         sql:
+          'WITH changed AS (' +
           'UPDATE streams SET scaling_type = $3, min_segments = $4, target_rate = $5, scale_factor = $6, ' +
           'retention_type = $7, retention_min = $8, retention_max = $9, tags = $10, ' +
-          'rollover_size_bytes = $11, timestamp_aggregation_timeout = $12, updated_at = now() ' +
-          'WHERE scope_name = $1 AND name = $2',
+          'rollover_size_bytes = $11, timestamp_aggregation_timeout = $12, ' +
+          'version = version + 1, updated_at = now() ' +
+          'WHERE scope_name = $1 AND name = $2 RETURNING name, ' +
+          '(extract(epoch FROM created_at) * 1000000)::bigint::text AS created, ' +
+          'version::text AS version) SELECT * FROM changed',
         values: [
           'scope',
           's',
@@ -113,9 +120,10 @@ describe('StreamsRepository', () => {
       rolloverSizeBytes: '9007199254740991',
       timestampAggregationTimeout: '0',
     };
-    const { repository } = recorder([row]);
+    const { repository } = recorder([{ ...row, created: '1700000000000000', version: '12' }]);
     await expect(repository.findOne('scope', 's')).resolves.toEqual({
       ...row,
+      revision: { created: '1700000000000000', version: '12' },
       retentionMin: 1440,
       rolloverSizeBytes: Number.MAX_SAFE_INTEGER,
       timestampAggregationTimeout: 0,

@@ -3,6 +3,8 @@ import { markStreamName } from '../common/names';
 import { translateViolations } from '../database/constraint-violations';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
+import { versionColumns } from '../database/version-columns';
+import type { ResourceVersion } from '../common/conditional/resource-version';
 import { equalKeyRanges } from '../scaling/key-ranges';
 import { Epoch, SegmentRecord } from '../scaling/scaling-history';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
@@ -10,20 +12,23 @@ import { INTERNAL_STREAM_CONFIGURATION, StreamConfiguration } from './stream-con
 import { StreamFilter } from './stream-filter';
 import { StreamExistsError } from './stream.errors';
 import { configurationColumns } from './stream.mapper';
-import type { ConfigurationColumns, StreamRecord } from './stream-record';
+import type { ConfigurationColumns, StreamRecord, StreamTimes } from './stream-record';
 
 type BigintColumn =
   'retentionMin' | 'retentionMax' | 'rolloverSizeBytes' | 'timestampAggregationTimeout';
 
 /** A row as PostgreSQL sends it: `bigint` arrives as a string. */
-type StreamRow = Omit<StreamRecord, BigintColumn> & Record<BigintColumn, string | null>;
+type StreamRow = Omit<StreamRecord, BigintColumn | 'revision'> &
+  Record<BigintColumn, string | null> &
+  ResourceVersion;
 
-const SELECT_STREAMS = `SELECT scope_name AS "scopeName", name, state, scaling_type AS "scalingType",
+const STREAM_COLUMNS = `scope_name AS "scopeName", name, state, scaling_type AS "scalingType",
     min_segments AS "minSegments", target_rate AS "targetRate", scale_factor AS "scaleFactor",
     retention_type AS "retentionType", retention_min AS "retentionMin",
     retention_max AS "retentionMax", tags, rollover_size_bytes AS "rolloverSizeBytes",
-    timestamp_aggregation_timeout AS "timestampAggregationTimeout"
-  FROM streams`;
+    timestamp_aggregation_timeout AS "timestampAggregationTimeout", ${versionColumns()}`;
+
+const SELECT_STREAMS = `SELECT ${STREAM_COLUMNS} FROM streams`;
 
 /** `_` is a LIKE wildcard: escaped, the pattern means "starts with an underscore". */
 const INTERNAL = `name LIKE '\\_%'`;
@@ -74,13 +79,19 @@ const placeholders = (first: number, count: number): string =>
 
 const int64 = (value: string | null): number | null => (value === null ? null : Number(value));
 
-const toRecord = (row: StreamRow): StreamRecord => ({
+const toRecord = ({ created, version, ...row }: StreamRow): StreamRecord => ({
   ...row,
+  revision: { created, version },
   retentionMin: int64(row.retentionMin),
   retentionMax: int64(row.retentionMax),
   rolloverSizeBytes: Number(row.rolloverSizeBytes),
   timestampAggregationTimeout: Number(row.timestampAggregationTimeout),
 });
+
+/** A stream with what describing it adds: its times and the groups that read it. */
+export type DescribedStream = StreamRecord & StreamTimes & { readerGroups: string[] };
+
+type DescribedRow = Record<keyof StreamTimes, string> & { readerGroups: string[] };
 
 interface EpochRow {
   epoch: number;
@@ -172,7 +183,7 @@ export class StreamsRepository {
   ): Promise<StreamRecord> {
     const columns = configurationColumns(config);
     const mark = markStreamName(name);
-    await translateViolations(
+    const [revision] = await translateViolations(
       {
         unique: () => new StreamExistsError(scope, name),
         foreignKey: () => new ScopeNotFoundError(scope),
@@ -191,15 +202,19 @@ export class StreamsRepository {
     const now = Date.now();
     await this.addEpoch(scope, name, 0, config.scaling.minSegments, now);
     await this.addEpoch(scope, mark, 0, INTERNAL_STREAM_CONFIGURATION.scaling.minSegments, now);
-    return { scopeName: scope, name, state: 'ACTIVE', ...columns };
+    return { scopeName: scope, name, state: 'ACTIVE', revision, ...columns };
   }
 
-  /** Inserts active streams in one statement (a stream and its companion go in together). */
-  async insert(scope: string, streams: NewStream[]): Promise<void> {
+  /**
+   * Inserts active streams in one statement (a stream and its companion go in together); the
+   * versions of the new streams, in the order given.
+   */
+  insert(scope: string, streams: NewStream[]): Promise<ResourceVersion[]> {
     const width = INSERT_COLUMNS.length;
     const rows = streams.map((_, i) => `(${placeholders(i * width + 1, width)})`);
-    await this.db.tx.query(
-      `INSERT INTO streams (${INSERT_COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`,
+    return this.db.tx.query<ResourceVersion[]>(
+      `INSERT INTO streams (${INSERT_COLUMNS.join(', ')}) VALUES ${rows.join(', ')}
+       RETURNING ${versionColumns()}`,
       streams.flatMap((s) => [
         scope,
         s.name,
@@ -211,26 +226,54 @@ export class StreamsRepository {
     );
   }
 
-  /** Replaces every configuration column of a stream. */
+  /** Replaces every configuration column of a stream; its new version. */
   async updateConfiguration(
     scope: string,
     name: string,
     config: StreamConfiguration,
-  ): Promise<void> {
+  ): Promise<ResourceVersion> {
     const set = CONFIGURATION.map(([column], i) => `${column} = $${i + 3}`).join(', ');
-    await this.db.tx.query(
-      `UPDATE streams SET ${set}, updated_at = now() WHERE scope_name = $1 AND name = $2`,
+    return this.changed(
+      `UPDATE streams SET ${set}, version = version + 1, updated_at = now()
+        WHERE scope_name = $1 AND name = $2`,
       [scope, name, ...configurationValues(configurationColumns(config))],
+      name,
     );
   }
 
-  /** Seals a stream and its companion. */
-  async seal(scope: string, name: string): Promise<void> {
-    await this.db.tx.query(
-      `UPDATE streams SET state = 'SEALED', updated_at = now()
+  /** Seals a stream and its companion; the stream's new version. */
+  seal(scope: string, name: string): Promise<ResourceVersion> {
+    return this.changed(
+      `UPDATE streams SET state = 'SEALED', version = version + 1, updated_at = now()
         WHERE scope_name = $1 AND name IN ($2, $3)`,
       [scope, name, markStreamName(name)],
+      name,
     );
+  }
+
+  /**
+   * The stream with when it was created and last changed, and the reader groups that read it
+   * (`scope/group`, by name), in one query.
+   */
+  async findDescribed(scope: string, name: string): Promise<DescribedStream | undefined> {
+    const [row] = await this.db.tx.query<(StreamRow & DescribedRow)[]>(
+      `SELECT ${STREAM_COLUMNS},
+              (extract(epoch FROM created_at) * 1000)::bigint AS "createdAt",
+              (extract(epoch FROM updated_at) * 1000)::bigint AS "updatedAt",
+              ARRAY(SELECT g.scope_name || '/' || g.reader_group FROM reader_group_streams g
+                     WHERE g.stream_scope = streams.scope_name AND g.stream_name = streams.name
+                     ORDER BY g.scope_name, g.reader_group) AS "readerGroups"
+         FROM streams WHERE scope_name = $1 AND name = $2`,
+      [scope, name],
+    );
+    if (!row) return undefined;
+    const { createdAt, updatedAt, readerGroups, ...stream } = row;
+    return {
+      ...toRecord(stream),
+      createdAt: Number(createdAt),
+      updatedAt: Number(updatedAt),
+      readerGroups,
+    };
   }
 
   /** Deletes a stream; its companion, epochs and segments go with it (foreign key cascades). */
@@ -311,6 +354,16 @@ export class StreamsRepository {
       [scope, stream, activeAtFirst, first, last],
     );
     return rows.map(toSegment);
+  }
+
+  /** Runs an update that bumps the versions of the streams it changes; the new one of `name`. */
+  private async changed(sql: string, params: unknown[], name: string): Promise<ResourceVersion> {
+    const rows = await this.db.tx.query<(ResourceVersion & { name: string })[]>(
+      `WITH changed AS (${sql} RETURNING name, ${versionColumns()}) SELECT * FROM changed`,
+      params,
+    );
+    const { created, version } = rows.find((row) => row.name === name)!;
+    return { created, version };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { ACTOR, fakeAudit, fakeDb } from '../../test/support/fake-db';
+import { PreconditionFailedError } from '../common/conditional/resource-version';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
 import { ScopesService } from '../scopes/scopes.service';
 import type { StreamRecord } from './stream-record';
@@ -25,7 +26,9 @@ const STORED: StreamRecord = {
   tags: [],
   rolloverSizeBytes: 0,
   timestampAggregationTimeout: 0,
+  revision: { created: '1700000000000000', version: '4' },
 };
+const NEXT = { created: '1700000000000000', version: '5' };
 
 /** The service over a repository holding one stream (or none: null) and a scope, or none. */
 function setUp({
@@ -38,13 +41,13 @@ function setUp({
   const streams = {
     lockOne: () => Promise.resolve(stream),
     findOne: () => Promise.resolve(stream),
-    updateConfiguration: () => (calls.push('updateConfiguration'), Promise.resolve()),
+    updateConfiguration: () => (calls.push('updateConfiguration'), Promise.resolve(NEXT)),
     currentEpoch: () => Promise.resolve(epoch),
     rescale: (_s: string, _n: string, current: CurrentEpoch, count: number, time: number) => (
       calls.push(`rescale from ${current.epoch} to ${count} at ${time > current.timestamp}`),
       Promise.resolve()
     ),
-    seal: () => (calls.push('seal'), Promise.resolve()),
+    seal: () => (calls.push('seal'), Promise.resolve(NEXT)),
     delete: () => (calls.push('delete'), Promise.resolve()),
   } as unknown as StreamsRepository;
   const scopes = new ScopesService(
@@ -67,7 +70,8 @@ describe('StreamsService', () => {
   it('rescales on update when the fixed count changes, in one transaction, audited', async () => {
     const { service, calls, audit, db } = setUp();
     const after = await service.update(ACTOR, 's', 't', fixed(4));
-    expect(after.scalingPolicy).toEqual({ type: 'FIXED_NUM_SEGMENTS', minSegments: 4 });
+    expect(after.body.scalingPolicy).toEqual({ type: 'FIXED_NUM_SEGMENTS', minSegments: 4 });
+    expect(after.etag).toBe('"1700000000000000.5"');
     expect(calls).toEqual(['updateConfiguration', 'rescale from 3 to 4 at true']);
     expect(db.transactions).toBe(1);
     expect(audit.entries).toEqual([
@@ -133,9 +137,32 @@ describe('StreamsService', () => {
     expect(active.calls).toEqual(['seal']);
     expect(active.audit.entries.map((e) => e.operation)).toEqual(['updateStreamState']);
     const sealed = setUp({ stored: { ...STORED, state: 'SEALED' } });
-    expect(await sealed.service.seal(ACTOR, 's', 't')).toEqual({ streamState: 'SEALED' });
+    expect(await sealed.service.seal(ACTOR, 's', 't')).toEqual({
+      body: { streamState: 'SEALED' },
+      etag: '"1700000000000000.4"',
+    });
     expect(sealed.calls).toEqual([]);
     expect(sealed.audit.entries).toEqual([]);
+  });
+
+  it('changes nothing unless If-Match names the current version (weak tags never do)', async () => {
+    for (const condition of [
+      [{ weak: false, opaque: '1700000000000000.3' }],
+      [{ weak: true, opaque: '1700000000000000.4' }],
+    ]) {
+      const { service, calls, audit } = setUp();
+      await expect(service.update(ACTOR, 's', 't', fixed(4), condition)).rejects.toBeInstanceOf(
+        PreconditionFailedError,
+      );
+      expect(calls).toEqual([]);
+      expect(audit.entries).toEqual([]);
+    }
+    const { service, calls } = setUp();
+    await service.seal(ACTOR, 's', 't', [
+      { weak: false, opaque: 'x' },
+      { weak: false, opaque: '1700000000000000.4' },
+    ]);
+    expect(calls).toEqual(['seal']);
   });
 
   it('deletes only a sealed stream', async () => {

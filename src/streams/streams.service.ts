@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../audit/actor';
 import { AuditService } from '../audit/audit.service';
 import { streamResource } from '../auth/resources';
+import type { TagCondition } from '../common/conditional/entity-tag';
+import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resource-version';
 import { isInternalStreamName } from '../common/names';
 import { Operation } from '../common/operations';
 import type { Db } from '../database/db';
@@ -14,6 +16,7 @@ import {
   selectWindow,
 } from '../scaling/scaling-history';
 import { ScopesService } from '../scopes/scopes.service';
+import { StreamDescriptionDto } from './dto/stream-description.dto';
 import { StreamPropertyDto } from './dto/stream-property.dto';
 import { StreamStateDto } from './dto/stream-state.dto';
 import { StreamsListDto } from './dto/streams-list.dto';
@@ -22,6 +25,7 @@ import {
   StreamConfigurationInput,
   toStreamConfiguration,
 } from './stream-configuration';
+import { toStreamDescription } from './stream-description';
 import { StreamFilter } from './stream-filter';
 import type { StreamRecord } from './stream-record';
 import {
@@ -47,17 +51,18 @@ export class StreamsService {
     actor: Actor,
     scope: string,
     request: StreamConfigurationInput & { streamName: string },
-  ): Promise<StreamPropertyDto> {
+  ): Promise<Tagged<StreamPropertyDto>> {
     const config = toStreamConfiguration(request);
     const name = request.streamName;
     return this.db.withTransaction(async () => {
-      const created = toStreamProperty(await this.streams.create(scope, name, config));
+      const stream = await this.streams.create(scope, name, config);
+      const created = toStreamProperty(stream);
       await this.audit.changed(actor, {
         operation: Operation.createStream,
         resource: streamResource(scope, name),
         after: created,
       });
-      return created;
+      return { body: created, etag: entityTagOf(stream.revision) };
     });
   }
 
@@ -68,12 +73,37 @@ export class StreamsService {
     return { streams: streams.map(toStreamProperty) };
   }
 
-  get(scope: string, name: string): Promise<StreamPropertyDto> {
+  get(scope: string, name: string): Promise<Tagged<StreamPropertyDto>> {
     return this.scopes.within(scope, async () => {
       const stream = await this.streams.findOne(scope, name);
       if (!stream) throw new StreamNotFoundError(scope, name);
-      return toStreamProperty(stream);
+      return { body: toStreamProperty(stream), etag: entityTagOf(stream.revision) };
     });
+  }
+
+  /**
+   * The stream, its current epoch and segments and the groups that read it, all as of one
+   * instant (one snapshot), with the stream's entity tag.
+   */
+  describe(scope: string, name: string): Promise<Tagged<StreamDescriptionDto>> {
+    return this.scopes.within(scope, () =>
+      this.db.withTransaction({ isolationLevel: 'REPEATABLE READ' }, async () => {
+        const stream = await this.streams.findDescribed(scope, name);
+        if (!stream) throw new StreamNotFoundError(scope, name);
+        const epoch = await this.streams.currentEpoch(scope, name);
+        const segments = await this.streams.segmentsOf(
+          scope,
+          name,
+          epoch.activeSegments,
+          epoch.epoch,
+          epoch.epoch,
+        );
+        return {
+          body: toStreamDescription(stream, epoch, segments),
+          etag: entityTagOf(stream.revision),
+        };
+      }),
+    );
   }
 
   /** Replaces the whole configuration of an active user stream, rescaling it if need be. */
@@ -82,11 +112,12 @@ export class StreamsService {
     scope: string,
     name: string,
     request: StreamConfigurationInput,
-  ): Promise<StreamPropertyDto> {
+    condition?: TagCondition,
+  ): Promise<Tagged<StreamPropertyDto>> {
     const config = toStreamConfiguration(request);
-    return this.changeUserStream(scope, name, async (stream) => {
+    return this.changeUserStream(scope, name, condition, async (stream) => {
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
-      await this.streams.updateConfiguration(scope, name, config);
+      const revision = await this.streams.updateConfiguration(scope, name, config);
       await this.applyScaling(scope, name, config);
       const after = toStreamProperty({ ...stream, ...configurationColumns(config) });
       await this.audit.changed(actor, {
@@ -95,27 +126,33 @@ export class StreamsService {
         before: toStreamProperty(stream),
         after,
       });
-      return after;
+      return { body: after, etag: entityTagOf(revision) };
     });
   }
 
   /** Seals the stream and its companion; sealing a sealed stream changes nothing. */
-  async seal(actor: Actor, scope: string, name: string): Promise<StreamStateDto> {
-    await this.changeUserStream(scope, name, async (stream) => {
-      if (stream.state === 'SEALED') return;
-      await this.streams.seal(scope, name);
+  async seal(
+    actor: Actor,
+    scope: string,
+    name: string,
+    condition?: TagCondition,
+  ): Promise<Tagged<StreamStateDto>> {
+    const revision = await this.changeUserStream(scope, name, condition, async (stream) => {
+      if (stream.state === 'SEALED') return stream.revision;
+      const sealed = await this.streams.seal(scope, name);
       await this.audit.changed(actor, {
         operation: Operation.updateStreamState,
         resource: streamResource(scope, name),
         after: { streamState: 'SEALED' },
       });
+      return sealed;
     });
-    return { streamState: 'SEALED' };
+    return { body: { streamState: 'SEALED' }, etag: entityTagOf(revision) };
   }
 
   /** Deletes a sealed stream; its companion goes with it. */
-  async delete(actor: Actor, scope: string, name: string): Promise<void> {
-    await this.changeUserStream(scope, name, async (stream) => {
+  async delete(actor: Actor, scope: string, name: string, condition?: TagCondition): Promise<void> {
+    await this.changeUserStream(scope, name, condition, async (stream) => {
       if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
       await this.streams.delete(scope, name);
       await this.audit.changed(actor, {
@@ -160,11 +197,12 @@ export class StreamsService {
 
   /**
    * Runs a change of a user stream in one transaction, its row locked first so that writers
-   * take turns.
+   * take turns, and `If-Match` is checked against the version the change starts from.
    */
   private changeUserStream<T>(
     scope: string,
     name: string,
+    condition: TagCondition | undefined,
     change: (stream: StreamRecord) => Promise<T>,
   ): Promise<T> {
     return this.scopes.within(scope, () =>
@@ -172,6 +210,7 @@ export class StreamsService {
         const stream = await this.streams.lockOne(scope, name);
         if (!stream) throw new StreamNotFoundError(scope, name);
         if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
+        requireMatch(condition, `stream ${scope}/${name}`, stream.revision);
         return change(stream);
       }),
     );

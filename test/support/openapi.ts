@@ -51,6 +51,8 @@ export const CONTRACT = {
   ],
   /** Ours: the audit trail's list. */
   auditOperationIds: ['listAuditEvents'],
+  /** Ours: describing a stream (extensions.md section 4). */
+  streamExtensionOperationIds: ['describeStream'],
   /** Ours: the probe routes outside `/v1`. */
   probeOperationIds: ['ping', 'getLivez', 'getReadyz'],
   schemas: [

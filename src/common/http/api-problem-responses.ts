@@ -45,8 +45,9 @@ const PROBLEM_RESPONSES: Record<number, ProblemResponse> = {
   412: {
     meaning:
       'Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not ' +
-      'sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), or the stream is internal ' +
-      'and managed by the service (`STREAM_INTERNAL`).',
+      'sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal ' +
+      'and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity ' +
+      'tag (`PRECONDITION_FAILED`).',
     example: {
       code: 'STREAM_NOT_SEALED',
       detail: 'Stream sales/orders must be sealed before it is deleted',
