@@ -15,6 +15,7 @@ import { requestLogger } from './logging/request-logger.middleware';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 import { CountedThrottlerGuard } from './rate-limit/counted-throttler.guard';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 
 /**
  * The path of every request, in the order it runs. This file is the one place that registers
@@ -46,8 +47,8 @@ export function useExpressMiddleware(
     app.enableCors({
       origin: corsOrigins(config),
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
-      allowedHeaders: ['Content-Type', 'Accept', 'Authorization'],
-      exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate'],
+      allowedHeaders: ['Content-Type', 'Accept', 'Authorization', 'Idempotency-Key'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'Idempotent-Replayed'],
       maxAge: 600,
     });
   }
@@ -65,7 +66,10 @@ export const PIPELINE_PROVIDERS: Provider[] = [
   { provide: APP_GUARD, useClass: PathNamesGuard },
   // 3. Pipe: bodies and queries validated into their DTOs; 400 naming each invalid field.
   { provide: APP_PIPE, useFactory: createValidationPipe },
-  // 4. Interceptor: lists keep only the items the caller may READ.
+  // 4a. Interceptor, outermost: a POST with an Idempotency-Key runs in the transaction that
+  // keeps its answer (services join it), or gets the answer kept for its key.
+  { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
+  // 4b. Interceptor: lists keep only the items the caller may READ.
   { provide: APP_INTERCEPTOR, useClass: ReadableListInterceptor },
   // 5. Filter: every error becomes its status and problem document.
   { provide: APP_FILTER, useClass: GlobalExceptionFilter },
