@@ -2,7 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { Response } from 'express';
 import { defer, lastValueFrom, Observable } from 'rxjs';
 import { actorOf } from '../audit/actor';
-import { ReplayedProblem, toProblem } from '../common/http/problem';
+import { Problem, ReplayedProblem, toProblem } from '../common/http/problem';
 import type { RequestWithId } from '../common/http/request-id.middleware';
 import {
   bodyDigest,
@@ -27,7 +27,8 @@ function keptHeaders(res: Response): Record<string, string> {
 
 /** A failure's problem document as kept: what the exception filter renders from it. */
 function problemAnswer(error: unknown, requestId: string): StoredAnswer | undefined {
-  const { unexpected: _unexpected, ...problem } = toProblem(error);
+  // Unexpected failures (500) are never kept, so what is kept has no stack to hide.
+  const problem = toProblem(error);
   if (!isReplayableStatus(problem.status)) return undefined;
   return { status: problem.status, body: JSON.stringify({ ...problem, requestId }), headers: {} };
 }
@@ -35,10 +36,12 @@ function problemAnswer(error: unknown, requestId: string): StoredAnswer | undefi
 /** Sends a kept answer again, marked as such; a kept failure goes through the filter again. */
 function replay(res: Response, answer: StoredAnswer): unknown {
   res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
-  if (answer.status >= 400) throw new ReplayedProblem(JSON.parse(answer.body ?? '{}'));
+  if (answer.status >= 400) {
+    throw new ReplayedProblem(JSON.parse(answer.body ?? '{}') as Problem);
+  }
   res.status(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  return answer.body === null ? undefined : JSON.parse(answer.body);
+  return answer.body === null ? undefined : (JSON.parse(answer.body) as unknown);
 }
 
 /**
@@ -55,7 +58,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (context.getType() !== 'http' || req.method !== 'POST') return next.handle();
     return defer(async () => {
       const key = idempotencyKeyOf(req.headers['idempotency-key']);
-      if (key === undefined) return lastValueFrom(next.handle(), { defaultValue: undefined });
+      if (key === undefined) {
+        return lastValueFrom<unknown, undefined>(next.handle(), { defaultValue: undefined });
+      }
       const res = context.switchToHttp().getResponse<Response>();
       const request: KeyedRequest = {
         principal: actorOf(req).principal,
