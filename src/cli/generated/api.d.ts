@@ -1010,7 +1010,13 @@ export interface operations {
     createScope: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries of this request safe (extension): the first request with a key is done and its answer kept for `IDEMPOTENCY_TTL_HOURS` (24 by default); a retry with the same key, account, path and body gets that answer again, marked `Idempotent-Replayed: true`, and changes nothing. Successes and client errors are kept (but 401, 403 and 429); server errors are not. 1 to 255 visible ASCII characters.
+                 * @example 5f0c2a4e-9d1b-4c7e-8a3f-2b6d1e0c9f7a
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1022,13 +1028,15 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScopeProperty"];
                 };
             };
-            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. Also a malformed `Idempotency-Key`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1096,9 +1104,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. With `Idempotency-Key`: a request with the same key is still running and did not end in time (`IDEMPOTENCY_KEY_IN_USE`); retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1149,6 +1159,26 @@ export interface operations {
                      *       "status": 415,
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "detail": "The request body must be application/json",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable entity",
+                     *       "status": 422,
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "Idempotency-Key 5f0c2a was used for another request (another path or body)",
                      *       "instance": "/v1/scopes",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
@@ -1769,7 +1799,13 @@ export interface operations {
     createStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries of this request safe (extension): the first request with a key is done and its answer kept for `IDEMPOTENCY_TTL_HOURS` (24 by default); a retry with the same key, account, path and body gets that answer again, marked `Idempotent-Replayed: true`, and changes nothing. Successes and client errors are kept (but 401, 403 and 429); server errors are not. 1 to 255 visible ASCII characters.
+                 * @example 5f0c2a4e-9d1b-4c7e-8a3f-2b6d1e0c9f7a
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 scopeName: string;
             };
@@ -1783,13 +1819,15 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StreamProperty"];
                 };
             };
-            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. Also a malformed `Idempotency-Key`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1877,9 +1915,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. With `Idempotency-Key`: a request with the same key is still running and did not end in time (`IDEMPOTENCY_KEY_IN_USE`); retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1930,6 +1970,26 @@ export interface operations {
                      *       "status": 415,
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "detail": "The request body must be application/json",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable entity",
+                     *       "status": 422,
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "Idempotency-Key 5f0c2a was used for another request (another path or body)",
                      *       "instance": "/v1/scopes",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
@@ -3200,7 +3260,13 @@ export interface operations {
     createReaderGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries of this request safe (extension): the first request with a key is done and its answer kept for `IDEMPOTENCY_TTL_HOURS` (24 by default); a retry with the same key, account, path and body gets that answer again, marked `Idempotent-Replayed: true`, and changes nothing. Successes and client errors are kept (but 401, 403 and 429); server errors are not. 1 to 255 visible ASCII characters.
+                 * @example 5f0c2a4e-9d1b-4c7e-8a3f-2b6d1e0c9f7a
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 scopeName: string;
             };
@@ -3214,13 +3280,15 @@ export interface operations {
         responses: {
             201: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ReaderGroupProperty"];
                 };
             };
-            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. Also a malformed `Idempotency-Key`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3308,9 +3376,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. With `Idempotency-Key`: a request with the same key is still running and did not end in time (`IDEMPOTENCY_KEY_IN_USE`); retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3361,6 +3431,26 @@ export interface operations {
                      *       "status": 415,
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "detail": "The request body must be application/json",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable entity",
+                     *       "status": 422,
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "Idempotency-Key 5f0c2a was used for another request (another path or body)",
                      *       "instance": "/v1/scopes",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
