@@ -4,6 +4,7 @@ import { IdempotencyPurgeService } from '../src/idempotency/idempotency-purge.se
 import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 import { basic, writeAccounts } from './support/accounts';
 import { eventually } from './support/eventually';
+import { freePort, ServiceProcess } from './support/service-process';
 import { PROBLEM_HEADERS, uniqueName } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
@@ -389,6 +390,51 @@ describe('Idempotent creates (e2e)', () => {
         }
         expect(await auditRowsOf(`prn::/scope:${scope}/reader-group:g`)).toBe(1);
       });
+    });
+  });
+
+  describe('two service processes on one database', () => {
+    let services: ServiceProcess[];
+
+    beforeAll(async () => {
+      services = await Promise.all(
+        [0, 1].map(async () =>
+          ServiceProcess.start({ PORT: String(await freePort()), DATABASE_URL: database.url }),
+        ),
+      );
+      await Promise.all(services.map((service) => service.ready()));
+    });
+    afterAll(() => Promise.all(services?.map((service) => service.stop()) ?? []));
+
+    it('lets exactly one of many concurrent retries of a key change anything', async () => {
+      const scope = uniqueName('scope');
+      await t.http.post('/v1/scopes').send({ scopeName: scope }).expect(201);
+      const key = uniqueName('key');
+      const body = JSON.stringify({ streamName: 'raced', scalingPolicy: fixed(4) });
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, async (_, i) => {
+          const res = await fetch(`${services[i % 2].baseUrl}/v1/scopes/${scope}/streams`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', [KEY]: key },
+            body,
+          });
+          return {
+            status: res.status,
+            replayed: res.headers.get(REPLAYED),
+            text: await res.text(),
+          };
+        }),
+      );
+      const fresh = answers.filter((a) => a.status === 201 && a.replayed === null);
+      expect(fresh).toHaveLength(1);
+      for (const answer of answers.filter((a) => a !== fresh[0])) {
+        expect([answer.status, answer.replayed]).toEqual(
+          answer.status === 201 ? [201, 'true'] : [409, null],
+        );
+        if (answer.status === 201) expect(answer.text).toBe(fresh[0].text);
+      }
+      expect(await auditRowsOf(`prn::/scope:${scope}/stream:raced`)).toBe(1);
+      expect(await keptRows(key)).toBe(1);
     });
   });
 
