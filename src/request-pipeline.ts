@@ -11,11 +11,11 @@ import { PathNamesGuard } from './common/http/path-names.guard';
 import { requestId } from './common/http/request-id.middleware';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { requestLogger } from './logging/request-logger.middleware';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
 import { CountedThrottlerGuard } from './rate-limit/counted-throttler.guard';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 
 /**
  * The path of every request, in the order it runs. This file is the one place that registers
