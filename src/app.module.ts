@@ -6,6 +6,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PIPELINE_PROVIDERS } from './request-pipeline';
 import { ReaderGroupsModule } from './reader-groups/reader-groups.module';
@@ -31,6 +32,7 @@ export class AppModule {
         StreamsModule,
         ReaderGroupsModule,
         HealthModule,
+        IdempotencyModule,
         MetricsModule.forRoot(config.METRICS_ENABLED),
       ],
       // The guards, pipe, interceptor and filter of every route: see request-pipeline.ts.

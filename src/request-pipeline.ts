@@ -12,6 +12,7 @@ import { PathNamesGuard } from './common/http/path-names.guard';
 import { requestId } from './common/http/request-id.middleware';
 import { createValidationPipe } from './common/http/validation.pipe';
 import { AppConfig } from './config/app-config';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { requestLogger } from './logging/request-logger.middleware';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
@@ -47,8 +48,21 @@ export function useExpressMiddleware(
     app.enableCors({
       origin: corsOrigins(config),
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
-      allowedHeaders: ['Content-Type', 'Accept', 'Authorization', 'If-Match', 'If-None-Match'],
-      exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'ETag'],
+      allowedHeaders: [
+        'Content-Type',
+        'Accept',
+        'Authorization',
+        'If-Match',
+        'If-None-Match',
+        'Idempotency-Key',
+      ],
+      exposedHeaders: [
+        'X-Request-Id',
+        'Retry-After',
+        'WWW-Authenticate',
+        'ETag',
+        'Idempotent-Replayed',
+      ],
       maxAge: 600,
     });
   }
@@ -69,7 +83,10 @@ export const PIPELINE_PROVIDERS: Provider[] = [
   { provide: APP_GUARD, useClass: PathNamesGuard },
   // 3. Pipe: bodies and queries validated into their DTOs; 400 naming each invalid field.
   { provide: APP_PIPE, useFactory: createValidationPipe },
-  // 4. Interceptor: lists keep only the items the caller may READ.
+  // 4a. Interceptor, outermost: a POST with an Idempotency-Key runs in the transaction that
+  // keeps its answer (services join it), or gets the answer kept for its key.
+  { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
+  // 4b. Interceptor: lists keep only the items the caller may READ.
   { provide: APP_INTERCEPTOR, useClass: ReadableListInterceptor },
   // 5. Filter: every error becomes its status and problem document.
   { provide: APP_FILTER, useClass: GlobalExceptionFilter },

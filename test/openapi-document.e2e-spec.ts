@@ -334,10 +334,10 @@ describe('The OpenAPI document (e2e, built service)', () => {
     const codes = (id: string) => Object.keys(operationById(served, id).operation.responses);
 
     it.each([
-      ['createScope', ['201', '400', '409', '413', '415', '500', '503']],
+      ['createScope', ['201', '400', '409', '413', '415', '422', '500', '503']],
       ['listScopes', ['200', '500', '503']],
       ['deleteScope', ['204', '400', '404', '412', '500', '503']],
-      ['createStream', ['201', '400', '404', '409', '413', '415', '500', '503']],
+      ['createStream', ['201', '400', '404', '409', '413', '415', '422', '500', '503']],
       ['updateStream', ['200', '400', '404', '412', '413', '415', '500', '503']],
       ['deleteStream', ['204', '400', '404', '412', '500', '503']],
       ['getScalingEvents', ['200', '400', '404', '500', '503']],
@@ -346,7 +346,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
       ['getStream', ['200', '304', '400', '404', '500', '503']],
       ['describeStream', ['200', '400', '404', '500', '503']],
       ['getReaderGroup', ['200', '304', '400', '404', '500', '503']],
-      ['createReaderGroup', ['201', '400', '404', '409', '413', '415', '500', '503']],
+      ['createReaderGroup', ['201', '400', '404', '409', '413', '415', '422', '500', '503']],
       ['deleteReaderGroup', ['204', '400', '404', '412', '500', '503']],
       ['setReaderOnline', ['204', '400', '404', '412', '500', '503']],
       ['setReaderOffline', ['204', '400', '404', '412', '500', '503']],
@@ -402,6 +402,53 @@ describe('The OpenAPI document (e2e, built service)', () => {
       }
       for (const id of ['listScopes', 'listStreams', 'describeStream', 'getScalingEvents']) {
         expect([id, headerParameters(id)]).toEqual([id, []]);
+      }
+    });
+
+    it('documents Idempotency-Key on every POST, and on no other method', () => {
+      const operations = documentedOperations(served);
+      const posts = operations.filter((o) => o.method === 'post');
+      expect(posts.map((o) => o.operation.operationId).sort()).toEqual(
+        expect.arrayContaining(['createReaderGroup', 'createScope', 'createStream']),
+      );
+      for (const { operation } of posts) {
+        const id = operation.operationId;
+        const key = operation.parameters?.find((p) => p.name === 'Idempotency-Key');
+        expect([id, key]).toEqual([
+          id,
+          expect.objectContaining({
+            in: 'header',
+            required: false,
+            schema: expect.objectContaining({ minLength: 1, maxLength: 255 }),
+          }),
+        ]);
+        const success = Object.entries(operation.responses).filter(([s]) => s.startsWith('2'));
+        for (const [status, response] of success) {
+          expect([id, status, response.headers?.['Idempotent-Replayed']]).toEqual([
+            id,
+            status,
+            expect.anything(),
+          ]);
+        }
+        expect([id, operation.responses['422']?.description]).toEqual([
+          id,
+          expect.stringContaining('IDEMPOTENCY_KEY_REUSED'),
+        ]);
+        expect([id, operation.responses['409']?.description]).toEqual([
+          id,
+          expect.stringContaining('IDEMPOTENCY_KEY_IN_USE'),
+        ]);
+        expect([id, operation.responses['409']?.headers?.['Retry-After']]).toEqual([
+          id,
+          expect.anything(),
+        ]);
+      }
+      for (const { method, operation } of operations.filter((o) => o.method !== 'post')) {
+        expect([method, operation.operationId, operation.parameters ?? []]).toEqual([
+          method,
+          operation.operationId,
+          expect.not.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key' })]),
+        ]);
       }
     });
 

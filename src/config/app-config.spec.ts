@@ -11,7 +11,12 @@ describe('loadConfig', () => {
       DATA_DIR: './data',
       MAX_BODY_BYTES: 1048576,
       METRICS_ENABLED: true,
+      IDEMPOTENCY_TTL_HOURS: 24,
     });
+  });
+
+  it('reads IDEMPOTENCY_TTL_HOURS', () => {
+    expect(loadConfig({ IDEMPOTENCY_TTL_HOURS: '2' }).IDEMPOTENCY_TTL_HOURS).toBe(2);
   });
 
   it.each([
@@ -49,6 +54,9 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['MAX_BODY_BYTES', '0'],
     ['METRICS_ENABLED', 'yes'],
+    ['IDEMPOTENCY_TTL_HOURS', '0'],
+    ['IDEMPOTENCY_TTL_HOURS', '1.5'],
+    ['IDEMPOTENCY_TTL_HOURS', '9000'],
   ])('rejects %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(InvalidConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));

@@ -191,6 +191,16 @@ export class AppConfig {
   @Min(0)
   RATE_LIMIT_PER_MINUTE = 0;
 
+  /**
+   * How long a POST's answer is kept for retries with the same `Idempotency-Key`; older keys
+   * are forgotten (and purged in the background).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 365)
+  IDEMPOTENCY_TTL_HOURS = 24;
+
   /** How long a health result is reused: a storm of probes costs one database ping per moment. */
   @Transform(toInt)
   @IsInt()

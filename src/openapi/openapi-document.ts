@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ACCESS_STATUSES, problemResponse } from '../common/http/api-problem-responses';
 import { HEALTH_DETAILS_SCHEMA } from '../health/dto/health-result.dto';
+import { documentIdempotency } from '../idempotency/idempotency-openapi';
 
 /** The contract's four tags, with its descriptions. */
 export const API_TAGS = [
@@ -59,9 +60,11 @@ function documentConfig(): Omit<OpenAPIObject, 'paths'> {
  * CLI plugin adds to them at build time: types, optionality, comments).
  */
 export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
-  return SwaggerModule.createDocument(app, documentConfig(), {
-    operationIdFactory: (_controller, method) => method,
-  });
+  return documentIdempotency(
+    SwaggerModule.createDocument(app, documentConfig(), {
+      operationIdFactory: (_controller, method) => method,
+    }),
+  );
 }
 
 /**

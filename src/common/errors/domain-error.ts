@@ -7,6 +7,7 @@ export type DomainErrorKind =
   | 'not-found'
   | 'conflict'
   | 'precondition'
+  | 'unprocessable'
   | 'unsupported-media-type'
   | 'payload-too-large'
   | 'unauthenticated'

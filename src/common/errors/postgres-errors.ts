@@ -9,6 +9,7 @@ export const PgCode = {
   serializationFailure: '40001',
   deadlockDetected: '40P01',
   queryCanceled: '57014',
+  lockNotAvailable: '55P03',
 } as const;
 
 /** The SQLSTATE of a failed query, if the error carries one. */

@@ -1,5 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath, HeadersObject } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiResponse,
+  getSchemaPath,
+  HeadersObject,
+  ResponseObject,
+} from '@nestjs/swagger';
 import { PROBLEM_JSON, problemTitle, problemType } from './global-exception.filter';
 import { ProblemDocumentDto } from './problem-document.dto';
 
@@ -52,6 +58,16 @@ const PROBLEM_RESPONSES: Record<number, ProblemResponse> = {
       code: 'STREAM_NOT_SEALED',
       detail: 'Stream sales/orders must be sealed before it is deleted',
       instance: '/v1/scopes/sales/streams/orders',
+    },
+  },
+  422: {
+    meaning:
+      'The `Idempotency-Key` was used before, by the same account, for another request (another ' +
+      'path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done.',
+    example: {
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      detail: 'Idempotency-Key 5f0c2a was used for another request (another path or body)',
+      instance: '/v1/scopes',
     },
   },
   413: {
@@ -121,12 +137,12 @@ const PROBLEM_RESPONSES: Record<number, ProblemResponse> = {
 };
 
 /** These always carry a problem document; the others only when the request asks for one. */
-const ALWAYS_A_PROBLEM = new Set([400, 401, 403, 413, 415, 429, 503]);
+const ALWAYS_A_PROBLEM = new Set([400, 401, 403, 413, 415, 422, 429, 503]);
 const ON_REQUEST =
   " The body is empty unless the request's `Accept` includes `application/problem+json`; " +
   'then it is a problem document.';
 
-const RETRY_AFTER: HeadersObject = {
+export const RETRY_AFTER: HeadersObject = {
   'Retry-After': {
     description: 'Seconds after which a retry may succeed.',
     schema: { type: 'integer', format: 'int32' },
@@ -143,12 +159,12 @@ const CHALLENGE: HeadersObject = {
 /** What any operation may answer when authentication or rate limits are on. */
 export const ACCESS_STATUSES = [401, 403, 429];
 
-export function problemResponse(status: number): Parameters<typeof ApiResponse>[0] {
+/** The response object of a problem status, as it stands in the document. */
+export function problemResponseObject(status: number): ResponseObject {
   const described = PROBLEM_RESPONSES[status];
   if (!described) throw new Error(`ApiProblemResponses: no problem response for ${status}`);
   const { meaning, example } = described;
   return {
-    status,
     description: ALWAYS_A_PROBLEM.has(status) ? meaning : meaning + ON_REQUEST,
     content: {
       [PROBLEM_JSON]: {
@@ -165,6 +181,10 @@ export function problemResponse(status: number): Parameters<typeof ApiResponse>[
     ...(status === 503 || status === 429 ? { headers: RETRY_AFTER } : {}),
     ...(status === 401 ? { headers: CHALLENGE } : {}),
   };
+}
+
+export function problemResponse(status: number): Parameters<typeof ApiResponse>[0] {
+  return { status, ...problemResponseObject(status) };
 }
 
 /**

@@ -65,7 +65,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         detail: problem.detail,
         code: problem.code,
         instance: req.originalUrl,
-        requestId: req.id,
+        requestId: problem.requestId ?? req.id,
         errors: problem.violations,
       }),
     );

@@ -17,6 +17,16 @@ export interface Problem {
   retryAfter?: number;
   /** Whether the failure is a bug worth logging with its stack. */
   unexpected?: boolean;
+  /** The request that first got this answer, when it is given again (an idempotent replay). */
+  requestId?: string;
+}
+
+/** An answer given before, given again as it was (see the idempotency interceptor). */
+export class ReplayedProblem extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail);
+    this.name = ReplayedProblem.name;
+  }
 }
 
 const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
@@ -24,6 +34,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   'not-found': HttpStatus.NOT_FOUND,
   conflict: HttpStatus.CONFLICT,
   precondition: HttpStatus.PRECONDITION_FAILED,
+  unprocessable: HttpStatus.UNPROCESSABLE_ENTITY,
   'unsupported-media-type': HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   'payload-too-large': HttpStatus.PAYLOAD_TOO_LARGE,
   unauthenticated: HttpStatus.UNAUTHORIZED,
@@ -41,6 +52,7 @@ function httpExceptionProblem(error: HttpException): Problem {
 
 /** Maps anything thrown while serving a request to what the client is told. */
 export function toProblem(error: unknown): Problem {
+  if (error instanceof ReplayedProblem) return error.problem;
   if (error instanceof DomainError) {
     const problem: Problem = {
       status: STATUS_OF_KIND[error.kind],
