@@ -10,6 +10,7 @@ import { jsonBody } from './common/http/json-body.middleware';
 import { PathNamesGuard } from './common/http/path-names.guard';
 import { requestId } from './common/http/request-id.middleware';
 import { createValidationPipe } from './common/http/validation.pipe';
+import { NextPageLinkInterceptor } from './common/pagination/next-page-link.interceptor';
 import { AppConfig } from './config/app-config';
 import { requestLogger } from './logging/request-logger.middleware';
 import { httpMetrics } from './metrics/http-metrics.middleware';
@@ -47,7 +48,7 @@ export function useExpressMiddleware(
       origin: corsOrigins(config),
       methods: ['GET', 'POST', 'PUT', 'DELETE'],
       allowedHeaders: ['Content-Type', 'Accept', 'Authorization'],
-      exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate'],
+      exposedHeaders: ['X-Request-Id', 'Retry-After', 'WWW-Authenticate', 'Link'],
       maxAge: 600,
     });
   }
@@ -67,6 +68,8 @@ export const PIPELINE_PROVIDERS: Provider[] = [
   { provide: APP_PIPE, useFactory: createValidationPipe },
   // 4. Interceptor: lists keep only the items the caller may READ.
   { provide: APP_INTERCEPTOR, useClass: ReadableListInterceptor },
+  // 4b. Interceptor: a page with more to follow links the next one (`Link: <...>; rel="next"`).
+  { provide: APP_INTERCEPTOR, useClass: NextPageLinkInterceptor },
   // 5. Filter: every error becomes its status and problem document.
   { provide: APP_FILTER, useClass: GlobalExceptionFilter },
 ];

@@ -1,10 +1,22 @@
 import type { Actor } from '../audit/actor';
 import { RequestActor } from '../audit/actor';
 import { Operation, OperationOf } from '../common/operations';
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { Paged } from '../common/pagination/paged.decorator';
+import { PageQueryDto } from '../common/pagination/page-query.dto';
 import { CreateScopeDto } from './dto/create-scope.dto';
 import { ScopePropertyDto } from './dto/scope-property.dto';
 import { ScopesListDto } from './dto/scopes-list.dto';
@@ -30,11 +42,12 @@ export class ScopesController {
 
   /** Lists all scopes. */
   @Get()
-  @ApiProblemResponses(500, 503)
+  @Paged(ScopesListDto)
+  @ApiProblemResponses(400, 500, 503)
   @Needs.readableScopes()
   @OperationOf(Operation.listScopes)
-  listScopes(): Promise<ScopesListDto> {
-    return this.scopes.list();
+  listScopes(@Query() query: PageQueryDto): Promise<ScopesListDto> {
+    return this.scopes.list(query);
   }
 
   /** Retrieves the details of a scope. */
