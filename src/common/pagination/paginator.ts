@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError } from '../errors/domain-error';
-import { InvalidTokenError, issueToken, readToken } from './continuation-token';
+import { InvalidTokenError, issueToken, listName, readToken } from './continuation-token';
 import type { PageQueryDto } from './page-query.dto';
 import { PaginationKeyRepository } from './pagination-key.repository';
 
@@ -45,7 +45,7 @@ export class Paginator {
   ): Promise<PageRequest<Position> | undefined> {
     const { limit = DEFAULT_PAGE_LIMIT, continuationToken } = query;
     if (query.limit === undefined && continuationToken === undefined) return undefined;
-    const name = JSON.stringify(list);
+    const name = listName(list);
     const after =
       continuationToken === undefined
         ? undefined
