@@ -112,12 +112,15 @@ async function startServers(databaseUrl: string): Promise<Servers> {
   return { service, nest: await floor('nest'), node: await floor('node') };
 }
 
-async function text(url: string, init?: RequestInit): Promise<{ status: number; body: string }> {
+async function text(
+  url: string,
+  init?: RequestInit,
+): Promise<{ status: number; body: string; link: string | null }> {
   const res = await fetch(url, {
     ...init,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
   });
-  return { status: res.status, body: await res.text() };
+  return { status: res.status, body: await res.text(), link: res.headers.get('link') };
 }
 
 /** A mismatch between the servers: the run stops, since their figures would not compare. */
@@ -233,8 +236,9 @@ async function assertReadsEquivalent(servers: Servers, scenario: Scenario): Prom
   const { path } = scenario.requests('service')();
   const answers = await Promise.all(
     TARGETS.map(async (t) => {
-      const { status, body } = await text(`${servers[t].baseUrl}${path}`);
-      return `${status} ${status === 200 && scenario.compare === 'shape' ? shapeOf(body) : body}`;
+      const { status, body, link } = await text(`${servers[t].baseUrl}${path}`);
+      const shown = status === 200 && scenario.compare === 'shape' ? shapeOf(body) : body;
+      return `${status} ${link === null ? '' : `Link: ${link} `}${shown}`;
     }),
   );
   if (!answers[0].startsWith('200 ')) throw new NotEquivalent(`${scenario.name}: ${answers[0]}`);
@@ -249,6 +253,7 @@ async function runScenario(servers: Servers, scenario: Scenario): Promise<Scenar
     loadavg: loadavg()[0],
     results: {},
   };
+  await scenario.prepare?.(servers.service.baseUrl);
   if (scenario.compare) await assertReadsEquivalent(servers, scenario);
   for (const target of TARGETS) {
     const result = await measure(
@@ -345,6 +350,17 @@ const version = (pkg: string): string =>
     ) as { version: string }
   ).version;
 
+/** CPU per request of the last page of 100,000 streams over the first: keyset paging is flat. */
+function pageCost(reports: ScenarioReport[], target: Target): number | undefined {
+  const cpu = (name: string) =>
+    cpuOf(
+      reports.find((r) => r.name === name && !r.skipped),
+      target,
+    );
+  const [first, last] = [cpu('list-page-first'), cpu('list-page-last')];
+  return first !== undefined && last !== undefined ? last / first : undefined;
+}
+
 /** The targets of issue 13, each against its reference. */
 function goals(reports: ScenarioReport[], dataSizeRatio?: number): Goal[] {
   const find = (name: string) => reports.find((r) => r.name === name && !r.skipped);
@@ -382,6 +398,15 @@ function goals(reports: ScenarioReport[], dataSizeRatio?: number): Goal[] {
     ...atLeast(['create-stream', 'update-rescale', 'create-reader-group'], 'writes', 0.6),
     ...atLeast(['list-1k', 'list-10k', 'list-tag', 'scaling-events-wide'], 'big-answers', 0.9),
     ...flat(['list-100k', 'scaling-events-wide']),
+    ...(['service', 'nest', 'node'] as const).map((target) => {
+      const value = pageCost(reports, target);
+      return judged(
+        `list-page-last-vs-first ${target} CPU last/first page of 100,000`,
+        value,
+        '<= 1.2',
+        value! <= 1.2,
+      );
+    }),
     judged(
       'get-stream-latency p50 100,000/1,000 streams',
       dataSizeRatio,
@@ -433,6 +458,12 @@ async function main(): Promise<void> {
     await assertWritesEquivalent(servers, db);
     console.log('writes equivalent (answers and rows, audit included): true');
     await phase('main');
+    if (pageCost(reports, 'service') !== undefined) {
+      console.log(
+        `ratio: list-page-last-vs-first CPU µs/req last/first page: ` +
+          TARGETS.map((t) => `${t} ${pageCost(reports, t)?.toFixed(2)}`).join(', '),
+      );
+    }
   } finally {
     await Promise.all(Object.values(servers ?? {}).map((s) => s.stop()));
     await db.drop();

@@ -68,6 +68,8 @@ export interface Scenario {
    * shape (a health tree: the same nodes and statuses, its details' values aside).
    */
   compare?: 'bytes' | 'shape';
+  /** Asks the service what the requests need before they are made (a page's token). */
+  prepare?(serviceUrl: string): Promise<void>;
 }
 
 const get =
@@ -101,6 +103,32 @@ export const updateBody = (minSegments: number) => ({
   retentionPolicy: { type: 'LIMITED_SIZE_MB', value: 1024 },
   streamTags: ['bench', 'rescaled'],
 });
+
+/** The page size of the paged-list scenarios. */
+const PAGE = 100;
+
+/** The token of the last page of the large scope, as the service issued it (see list-page-last). */
+let lastPageToken = '';
+
+/**
+ * Walks `path` from its start to just after its first `count` items, in pages of at most 1,000,
+ * and answers the service's token for that position.
+ */
+async function tokenAfter(serviceUrl: string, path: string, count: number): Promise<string> {
+  let token: string | undefined;
+  for (let left = count; left > 0;) {
+    const limit = Math.min(1000, left);
+    const query = `limit=${limit}${token ? `&continuationToken=${token}` : ''}`;
+    const res = await fetch(`${serviceUrl}${path}?${query}`);
+    const body = (await res.json()) as { continuationToken?: string };
+    if (res.status !== 200 || !body.continuationToken) {
+      throw new Error(`${path}?${query}: ${res.status}, no continuation token`);
+    }
+    token = body.continuationToken;
+    left -= limit;
+  }
+  return token!;
+}
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -236,6 +264,25 @@ export const SCENARIOS: Scenario[] = [
         body: JSON.stringify(readerGroupBody(`group-${++n}`)),
       });
     },
+  },
+  {
+    name: 'list-page-first',
+    title: `list page first: ${PAGE} of 100,000 streams`,
+    phase: 'main',
+    compare: 'bytes',
+    requests: () => get(`${streamsOf(DATA.large.scope)}?limit=${PAGE}`),
+  },
+  {
+    name: 'list-page-last',
+    title: `list page last: ${PAGE} of 100,000 streams`,
+    phase: 'main',
+    compare: 'bytes',
+    async prepare(serviceUrl) {
+      const { scope, streams } = DATA.large;
+      lastPageToken = await tokenAfter(serviceUrl, streamsOf(scope), streams - PAGE);
+    },
+    requests: () =>
+      get(`${streamsOf(DATA.large.scope)}?limit=${PAGE}&continuationToken=${lastPageToken}`),
   },
   // Last: the garbage of its 30 MB answers would be collected during the next scenario.
   {

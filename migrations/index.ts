@@ -2,6 +2,7 @@ import { ScopesAndStreams1763800000000 } from './1763800000000-ScopesAndStreams'
 import { EpochsAndReaderGroups1763900000000 } from './1763900000000-EpochsAndReaderGroups';
 import { AuditEvents1764000000000 } from './1764000000000-AuditEvents';
 import { Versions1764100000000 } from './1764100000000-Versions';
+import { Pagination1764200000000 } from './1764200000000-Pagination';
 import { IdempotencyRecords1764300000000 } from './1764300000000-IdempotencyRecords';
 
 /** Every migration, oldest first. A new migration is added here in the same commit. */
@@ -10,5 +11,6 @@ export const migrations = [
   EpochsAndReaderGroups1763900000000,
   AuditEvents1764000000000,
   Versions1764100000000,
+  Pagination1764200000000,
   IdempotencyRecords1764300000000,
 ];

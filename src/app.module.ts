@@ -5,6 +5,7 @@ import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { PaginationModule } from './common/pagination/pagination.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -28,6 +29,7 @@ export class AppModule {
         AuthModule,
         AuditModule,
         DatabaseModule,
+        PaginationModule,
         ScopesModule,
         StreamsModule,
         ReaderGroupsModule,

@@ -11,6 +11,7 @@ import { OperationGuard } from './common/http/operation.guard';
 import { PathNamesGuard } from './common/http/path-names.guard';
 import { requestId } from './common/http/request-id.middleware';
 import { createValidationPipe } from './common/http/validation.pipe';
+import { NextPageLinkInterceptor } from './common/pagination/next-page-link.interceptor';
 import { AppConfig } from './config/app-config';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { requestLogger } from './logging/request-logger.middleware';
@@ -62,6 +63,7 @@ export function useExpressMiddleware(
         'WWW-Authenticate',
         'ETag',
         'Idempotent-Replayed',
+        'Link',
       ],
       maxAge: 600,
     });
@@ -88,6 +90,8 @@ export const PIPELINE_PROVIDERS: Provider[] = [
   { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
   // 4b. Interceptor: lists keep only the items the caller may READ.
   { provide: APP_INTERCEPTOR, useClass: ReadableListInterceptor },
+  // 4c. Interceptor: a page with more to follow links the next one (`Link: <...>; rel="next"`).
+  { provide: APP_INTERCEPTOR, useClass: NextPageLinkInterceptor },
   // 5. Filter: every error becomes its status and problem document.
   { provide: APP_FILTER, useClass: GlobalExceptionFilter },
 ];

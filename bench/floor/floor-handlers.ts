@@ -15,6 +15,8 @@ import { Pool, PoolClient, QueryConfig, types } from 'pg';
 import { readerGroupResource, streamResource } from '../../src/auth/resources';
 import { InvalidRequestError } from '../../src/common/errors/domain-error';
 import { markStreamName, READER_GROUP_PREFIX, streamNameProblem } from '../../src/common/names';
+import { issueToken, listName, readToken } from '../../src/common/pagination/continuation-token';
+import { nextPageLink } from '../../src/common/pagination/next-page-link';
 import { scopedName, toStreamRefs } from '../../src/reader-groups/stream-ref';
 import { needsRescale } from '../../src/scaling/scaling-decision';
 import {
@@ -63,6 +65,11 @@ const SQL = {
   stream: `SELECT ${STREAM_COLUMNS} FROM streams WHERE scope_name = $1 AND name = $2`,
   streams: `SELECT ${STREAM_COLUMNS} ${USER_STREAMS} ORDER BY name`,
   streamsByTag: `SELECT ${STREAM_COLUMNS} ${USER_STREAMS} AND tags @> ARRAY[$2::text] ORDER BY name`,
+  /** A page: the names after $2 (every name is longer than ''), $3 rows. */
+  streamsPage: `SELECT ${STREAM_COLUMNS} ${USER_STREAMS} AND name > $2 ORDER BY name LIMIT $3`,
+  streamsByTagPage: `SELECT ${STREAM_COLUMNS} ${USER_STREAMS} AND tags @> ARRAY[$4::text]
+    AND name > $2 ORDER BY name LIMIT $3`,
+  paginationKey: `SELECT key FROM pagination_key`,
   streamExists: `SELECT 1 FROM streams WHERE scope_name = $1 AND name = $2`,
   epochs: `(SELECT epoch, created_at AS timestamp, active_segments FROM stream_epochs
              WHERE scope_name = $1 AND stream_name = $2 AND created_at <= $3
@@ -267,12 +274,68 @@ export async function getScope(scope: string): Promise<unknown> {
   return found ?? notFound();
 }
 
-export async function listStreams(scope: string, tag?: string): Promise<unknown> {
-  const streams = tag
-    ? await query<StreamRecord>('streamsByTag', [scope, tag])
-    : await query<StreamRecord>('streams', [scope]);
+/** The paging parameters of a list, as sent. */
+export interface PageParams {
+  limit?: string;
+  continuationToken?: string;
+}
+
+/** The service's signing key, read once (the migration made it; it never changes). */
+let paginationKey: Promise<Buffer> | undefined;
+
+/** A page of user streams, keyset by name, with the service's tokens (extensions.md section 1). */
+async function streamsPage(scope: string, tag: string | undefined, page: PageParams) {
+  const limit = page.limit === undefined ? 100 : Number(page.limit);
+  if (!/^\d{1,4}$/.test(page.limit ?? '100') || limit < 1 || limit > 1000) {
+    throw new HttpError(400);
+  }
+  paginationKey ??= query<{ key: Buffer }>('paginationKey').then(([row]) => row.key);
+  const key = await paginationKey;
+  const list = listName(['streams', scope, tag ? { kind: 'tag', tag } : { kind: 'user' }]);
+  let after = '';
+  if (page.continuationToken !== undefined) {
+    try {
+      after = readToken<string>(key, list, page.continuationToken);
+    } catch {
+      throw new HttpError(400);
+    }
+  }
+  const rows = tag
+    ? await query<StreamRecord>('streamsByTagPage', [scope, after, limit + 1, tag])
+    : await query<StreamRecord>('streamsPage', [scope, after, limit + 1]);
+  const items = rows.slice(0, limit);
+  const more = rows.length > limit;
+  return {
+    streams: items,
+    continuationToken: more ? issueToken(key, list, items[items.length - 1].name) : undefined,
+  };
+}
+
+/** The `Link` header of a list's answer, when it has a next page. */
+export const pageLink = (url: string, body: unknown, page: PageParams): string | undefined => {
+  const token = (body as { continuationToken?: string }).continuationToken;
+  return token === undefined ? undefined : nextPageLink(url, token, Number(page.limit ?? 100));
+};
+
+export async function listStreams(
+  scope: string,
+  tag?: string,
+  page: PageParams = {},
+): Promise<unknown> {
+  if (page.limit === undefined && page.continuationToken === undefined) {
+    const streams = tag
+      ? await query<StreamRecord>('streamsByTag', [scope, tag])
+      : await query<StreamRecord>('streams', [scope]);
+    if (streams.length === 0) await assertScope(scope);
+    return { streams: streams.map(toStreamProperty) };
+  }
+  const { streams, continuationToken } = await streamsPage(scope, tag, page);
   if (streams.length === 0) await assertScope(scope);
-  return { streams: streams.map(toStreamProperty) };
+  const body: { streams: unknown[]; continuationToken?: string } = {
+    streams: streams.map(toStreamProperty),
+  };
+  if (continuationToken !== undefined) body.continuationToken = continuationToken;
+  return body;
 }
 
 export async function getStream(scope: string, name: string): Promise<unknown> {

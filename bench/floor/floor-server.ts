@@ -7,7 +7,8 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import * as floor from './floor-handlers';
 import { HttpError, statusOf } from './floor-handlers';
 
-function send(res: ServerResponse, status: number, body?: unknown): void {
+function send(res: ServerResponse, status: number, body?: unknown, link?: string): void {
+  if (link !== undefined) res.setHeader('Link', link);
   if (body === undefined) {
     res.writeHead(status, { 'Content-Length': 0 }).end();
     return;
@@ -45,7 +46,7 @@ const notFound = (): never => {
 };
 
 /** Routes a request; answers the status and the body (undefined: no body). */
-async function route(req: IncomingMessage, url: URL): Promise<[number, unknown?]> {
+async function route(req: IncomingMessage, url: URL): Promise<[number, unknown?, string?]> {
   const method = req.method;
   // Where a starting process is asked whether it serves yet (ServiceProcess.ready).
   if (url.pathname === '/ping') return [200];
@@ -72,10 +73,16 @@ async function route(req: IncomingMessage, url: URL): Promise<[number, unknown?]
   if (name === undefined) {
     if (method === 'GET') {
       const tag = url.searchParams.get('filter_type') === 'tag';
-      return [
-        200,
-        await floor.listStreams(scope, (tag && url.searchParams.get('filter_value')) || undefined),
-      ];
+      const page = {
+        limit: url.searchParams.get('limit') ?? undefined,
+        continuationToken: url.searchParams.get('continuationToken') ?? undefined,
+      };
+      const body = await floor.listStreams(
+        scope,
+        (tag && url.searchParams.get('filter_value')) || undefined,
+        page,
+      );
+      return [200, body, floor.pageLink(req.url ?? '/', body, page)];
     }
     if (method === 'POST') {
       return [201, await floor.createStream(scope, await readJson(req), callerOf(req))];
@@ -96,7 +103,7 @@ async function route(req: IncomingMessage, url: URL): Promise<[number, unknown?]
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://floor');
   route(req, url).then(
-    ([status, body]) => send(res, status, body),
+    ([status, body, link]) => send(res, status, body, link),
     (error: unknown) => send(res, statusOf(error)),
   );
 });

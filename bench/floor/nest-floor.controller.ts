@@ -1,5 +1,16 @@
-import { Body, Controller, Get, HttpException, Param, Post, Put, Query, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpException,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
 import * as floor from './floor-handlers';
 
 type Json = Record<string, unknown>;
@@ -43,12 +54,22 @@ export class NestFloorController {
   }
 
   @Get('v1/scopes/:scope/streams')
-  listStreams(
+  async listStreams(
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
     @Param('scope') scope: string,
     @Query('filter_type') type?: string,
     @Query('filter_value') value?: string,
+    @Query('limit') limit?: string,
+    @Query('continuationToken') continuationToken?: string,
   ): Promise<unknown> {
-    return answer(floor.listStreams(scope, (type === 'tag' && value) || undefined));
+    const page = { limit, continuationToken };
+    const body = await answer(
+      floor.listStreams(scope, (type === 'tag' && value) || undefined, page),
+    );
+    const link = floor.pageLink(req.originalUrl, body, page);
+    if (link !== undefined) res.setHeader('Link', link);
+    return body;
   }
 
   @Post('v1/scopes/:scope/streams')

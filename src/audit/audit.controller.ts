@@ -3,6 +3,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { Paged } from '../common/pagination/paged.decorator';
 import { AuditService } from './audit.service';
 import { AuditEventsListDto } from './dto/audit-event.dto';
 import { AuditQueryDto } from './dto/audit-query.dto';
@@ -14,11 +15,12 @@ export class AuditController {
 
   /** Lists changes and denied requests, newest first (extension). */
   @Get()
+  @Paged(AuditEventsListDto)
   @Needs.readUpdateOnRoot()
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 500, 503)
   @OperationOf(Operation.listAuditEvents)
-  async listAuditEvents(@Query() query: AuditQueryDto): Promise<AuditEventsListDto> {
-    return { auditEvents: await this.audit.list(query) };
+  listAuditEvents(@Query() query: AuditQueryDto): Promise<AuditEventsListDto> {
+    return this.audit.list(query);
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
+import type { Keyset } from '../common/pagination/paginator';
 import type { Actor } from './actor';
 import { AuditEventDto } from './dto/audit-event.dto';
-import { AuditQueryDto } from './dto/audit-query.dto';
+import type { AuditFilter } from './dto/audit-query.dto';
 
 export type AuditOutcome = 'SUCCEEDED' | 'DENIED';
 
@@ -56,23 +57,32 @@ export class AuditRepository {
     );
   }
 
-  /** Newest first, within the query's filters. */
-  async find(query: AuditQueryDto): Promise<AuditEventDto[]> {
+  /**
+   * Newest first, within the filters: `take` events, after the event `after` (by id) when given.
+   * Events are never changed or deleted, so an id stands for its place in the order.
+   */
+  async find(filter: AuditFilter, page: Keyset<number>): Promise<AuditEventDto[]> {
+    const params: unknown[] = [
+      filter.from ?? null,
+      filter.to ?? null,
+      filter.resource ?? null,
+      filter.principal ?? null,
+      page.take,
+    ];
+    const after =
+      page.after === undefined
+        ? ''
+        : `AND (at, id) < ((SELECT at FROM audit_events WHERE id = $${params.push(page.after)}), $${params.length})`;
     const rows = await this.db.tx.query<AuditRow[]>(
       `SELECT * FROM audit_events
         WHERE ($1::bigint IS NULL OR at >= to_timestamp($1::bigint / 1000.0))
           AND ($2::bigint IS NULL OR at <= to_timestamp($2::bigint / 1000.0))
           AND ($3::text IS NULL OR resource = $3)
           AND ($4::text IS NULL OR principal = $4)
+          ${after}
         ORDER BY at DESC, id DESC
         LIMIT $5`,
-      [
-        query.from ?? null,
-        query.to ?? null,
-        query.resource ?? null,
-        query.principal ?? null,
-        query.limit,
-      ],
+      params,
     );
     return rows.map((row) => ({
       id: Number(row.id),

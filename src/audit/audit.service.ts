@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from './actor';
+import { pageBody } from '../common/pagination/page-body';
+import { DEFAULT_PAGE_LIMIT, Paginator } from '../common/pagination/paginator';
 import { AuditRepository } from './audit.repository';
-import { AuditEventDto } from './dto/audit-event.dto';
+import { AuditEventsListDto } from './dto/audit-event.dto';
 import { AuditQueryDto } from './dto/audit-query.dto';
 
 export interface AuditEntry {
@@ -19,7 +21,10 @@ export interface AuditEntry {
  */
 @Injectable()
 export class AuditService {
-  constructor(private readonly records: AuditRepository) {}
+  constructor(
+    private readonly records: AuditRepository,
+    private readonly pages: Paginator,
+  ) {}
 
   /** Records a change; called inside the change's transaction. */
   changed(actor: Actor, entry: AuditEntry): Promise<void> {
@@ -31,7 +36,13 @@ export class AuditService {
     return this.records.insert({ actor, ...entry, outcome: 'DENIED' });
   }
 
-  list(query: AuditQueryDto): Promise<AuditEventDto[]> {
-    return this.records.find(query);
+  /** Newest first: a page with `limit` or `continuationToken`, else the newest 100. */
+  async list(query: AuditQueryDto): Promise<AuditEventsListDto> {
+    const { from, to, resource, principal } = query;
+    const filter = { from, to, resource, principal };
+    const request = await this.pages.request<number>(['audit', filter], query);
+    const events = await this.records.find(filter, request ?? { take: DEFAULT_PAGE_LIMIT });
+    const page = await this.pages.page(request, events, (event) => event.id);
+    return pageBody('auditEvents', page, (event) => event);
   }
 }

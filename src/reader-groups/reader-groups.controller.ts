@@ -12,6 +12,7 @@ import {
   Post,
   Put,
   Res,
+  Query,
 } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -29,6 +30,8 @@ import {
 import type { TagCondition } from '../common/conditional/entity-tag';
 import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { Paged } from '../common/pagination/paged.decorator';
+import { PageQueryDto } from '../common/pagination/page-query.dto';
 import { CreateReaderGroupDto } from './dto/create-reader-group.dto';
 import { ReaderGroupPropertyDto } from './dto/reader-group-property.dto';
 import { ReaderGroupsListDto } from './dto/reader-groups-list.dto';
@@ -41,11 +44,15 @@ export class ReaderGroupsController {
 
   /** Lists the reader groups of a scope. */
   @Get()
+  @Paged(ReaderGroupsListDto)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readableReaderGroups()
   @OperationOf(Operation.listReaderGroups)
-  listReaderGroups(@Param('scopeName') scopeName: string): Promise<ReaderGroupsListDto> {
-    return this.readerGroups.list(scopeName);
+  listReaderGroups(
+    @Param('scopeName') scopeName: string,
+    @Query() query: PageQueryDto,
+  ): Promise<ReaderGroupsListDto> {
+    return this.readerGroups.list(scopeName, query);
   }
 
   /** Retrieves a reader group: its streams and online readers. */

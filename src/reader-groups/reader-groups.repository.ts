@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Keyset } from '../common/pagination/paginator';
 import { translateViolations } from '../database/constraint-violations';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
@@ -76,10 +77,13 @@ export class ReaderGroupsRepository {
     );
   }
 
-  async names(scope: string): Promise<string[]> {
+  /** Names in order: all of them, or a page after a name (one range scan of the key). */
+  async names(scope: string, page?: Keyset<string>): Promise<string[]> {
+    const params: unknown[] = [scope, page?.take ?? null];
+    const after = page?.after === undefined ? '' : `AND name > $${params.push(page.after)}`;
     const rows = await this.db.tx.query<{ name: string }[]>(
-      `SELECT name FROM reader_groups WHERE scope_name = $1 ORDER BY name`,
-      [scope],
+      `SELECT name FROM reader_groups WHERE scope_name = $1 ${after} ORDER BY name LIMIT $2`,
+      params,
     );
     return rows.map((row) => row.name);
   }

@@ -7,10 +7,14 @@ import type { StreamsRepository } from '../streams/streams.repository';
 import { ReaderGroupNotFoundError, ReaderNotOnlineError } from './reader-group.errors';
 import type { ReaderGroupsRepository } from './reader-groups.repository';
 import { ReaderGroupsService } from './reader-groups.service';
+import type { Paginator } from '../common/pagination/paginator';
 
 const VERSION = { created: '1700000000000000', version: '1' };
 
 /** The service over repositories holding the streams `existing`, one group `g` and reader `r`. */
+
+/** These tests list nothing: paging is tested end to end. */
+const NO_PAGES = {} as Paginator;
 function setUp({ existing = ['s/a', 's/b', 'o/c'], scopeExists = true, groupExists = true } = {}) {
   const calls: string[] = [];
   const groups = {
@@ -37,10 +41,16 @@ function setUp({ existing = ['s/a', 's/b', 'o/c'], scopeExists = true, groupExis
     fakeDb(),
     { exists: () => Promise.resolve(scopeExists) } as never,
     fakeAudit(),
+    NO_PAGES,
   );
   const audit = fakeAudit();
   const db = fakeDb();
-  return { service: new ReaderGroupsService(db, groups, streams, scopes, audit), calls, audit, db };
+  return {
+    service: new ReaderGroupsService(db, groups, streams, scopes, audit, NO_PAGES),
+    calls,
+    audit,
+    db,
+  };
 }
 
 describe('ReaderGroupsService', () => {

@@ -7,6 +7,9 @@ import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resourc
 import { InvalidRequestError } from '../common/errors/domain-error';
 import { READER_GROUP_PREFIX, streamNameProblem } from '../common/names';
 import { Operation } from '../common/operations';
+import { pageBody } from '../common/pagination/page-body';
+import type { PageQueryDto } from '../common/pagination/page-query.dto';
+import { Paginator } from '../common/pagination/paginator';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
 import { ScopesService } from '../scopes/scopes.service';
@@ -34,6 +37,7 @@ export class ReaderGroupsService {
     private readonly streams: StreamsRepository,
     private readonly scopes: ScopesService,
     private readonly audit: AuditService,
+    private readonly pages: Paginator,
   ) {}
 
   /** Creates the group, its `_RG` stream (with companion) and its stream list in one transaction. */
@@ -70,10 +74,11 @@ export class ReaderGroupsService {
     };
   }
 
-  async list(scope: string): Promise<ReaderGroupsListDto> {
+  async list(scope: string, query: PageQueryDto): Promise<ReaderGroupsListDto> {
+    const request = await this.pages.request<string>(['readergroups', scope], query);
     await this.scopes.assertExists(scope);
-    const names = await this.groups.names(scope);
-    return { readerGroups: names.map((readerGroupName) => ({ readerGroupName })) };
+    const page = await this.pages.page(request, await this.groups.names(scope, request), (n) => n);
+    return pageBody('readerGroups', page, (readerGroupName) => ({ readerGroupName }));
   }
 
   get(scope: string, group: string): Promise<Tagged<ReaderGroupPropertyDto>> {

@@ -26,7 +26,7 @@ export interface ScaleRecord {
  * The epochs a window [from, to] shows, ascending: every epoch created inside it, preceded by
  * the one active at `from` when that was created strictly before `from`.
  */
-export function selectWindow(epochs: readonly Epoch[], from: number, to: number): Epoch[] {
+export function selectWindow<E extends Epoch>(epochs: readonly E[], from: number, to: number): E[] {
   const sorted = [...epochs].sort((a, b) => a.timestamp - b.timestamp);
   const inside = sorted.filter((e) => e.timestamp >= from && e.timestamp <= to);
   // The epoch active at `from` began before it, unless one begins exactly at `from`.

@@ -18,8 +18,14 @@ function instant(value: unknown, field: string, violations: FieldViolation[]): n
   return 0;
 }
 
+/** A closed window [from, to], ms since 1970. */
+export interface TimeWindow {
+  from: number;
+  to: number;
+}
+
 /** `from` and `to` of a scaling-events query: integers >= 0 with from <= to. */
-export function toTimeWindow(query: TimeWindowQuery): { from: number; to: number } {
+export function toTimeWindow(query: TimeWindowQuery): TimeWindow {
   const violations: FieldViolation[] = [];
   const from = instant(query.from, 'from', violations);
   const to = instant(query.to, 'to', violations);

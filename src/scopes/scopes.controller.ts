@@ -11,6 +11,7 @@ import {
   Param,
   Post,
   Res,
+  Query,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
@@ -28,6 +29,8 @@ import {
 import type { TagCondition } from '../common/conditional/entity-tag';
 import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { Paged } from '../common/pagination/paged.decorator';
+import { PageQueryDto } from '../common/pagination/page-query.dto';
 import { CreateScopeDto } from './dto/create-scope.dto';
 import { ScopePropertyDto } from './dto/scope-property.dto';
 import { ScopesListDto } from './dto/scopes-list.dto';
@@ -55,11 +58,12 @@ export class ScopesController {
 
   /** Lists all scopes. */
   @Get()
-  @ApiProblemResponses(500, 503)
+  @Paged(ScopesListDto)
+  @ApiProblemResponses(400, 500, 503)
   @Needs.readableScopes()
   @OperationOf(Operation.listScopes)
-  listScopes(): Promise<ScopesListDto> {
-    return this.scopes.list();
+  listScopes(@Query() query: PageQueryDto): Promise<ScopesListDto> {
+    return this.scopes.list(query);
   }
 
   /** Retrieves the details of a scope. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Keyset } from '../common/pagination/paginator';
 import { translateViolations } from '../database/constraint-violations';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
@@ -16,9 +17,12 @@ export class ScopesRepository {
     return rows.length > 0;
   }
 
-  async names(): Promise<string[]> {
+  /** Names in order: all of them, or a page after a name (one range scan of the key). */
+  async names(page?: Keyset<string>): Promise<string[]> {
     const rows = await this.db.tx.query<{ name: string }[]>(
-      'SELECT name FROM scopes ORDER BY name',
+      `SELECT name FROM scopes ${page?.after === undefined ? '' : 'WHERE name > $2'}
+        ORDER BY name LIMIT $1`,
+      page?.after === undefined ? [page?.take ?? null] : [page.take, page.after],
     );
     return rows.map((row) => row.name);
   }

@@ -5,6 +5,9 @@ import { scopeResource } from '../auth/resources';
 import { TagCondition } from '../common/conditional/entity-tag';
 import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resource-version';
 import { DomainError } from '../common/errors/domain-error';
+import { pageBody } from '../common/pagination/page-body';
+import type { PageQueryDto } from '../common/pagination/page-query.dto';
+import { Paginator } from '../common/pagination/paginator';
 import { Operation } from '../common/operations';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
@@ -19,6 +22,7 @@ export class ScopesService {
     @InjectDb() private readonly db: Db,
     private readonly scopes: ScopesRepository,
     private readonly audit: AuditService,
+    private readonly pages: Paginator,
   ) {}
 
   async create(actor: Actor, name: string): Promise<Tagged<ScopePropertyDto>> {
@@ -34,8 +38,10 @@ export class ScopesService {
     return { body: { scopeName: name }, etag: entityTagOf(version) };
   }
 
-  async list(): Promise<ScopesListDto> {
-    return { scopes: (await this.scopes.names()).map((scopeName) => ({ scopeName })) };
+  async list(query: PageQueryDto): Promise<ScopesListDto> {
+    const request = await this.pages.request<string>(['scopes'], query);
+    const page = await this.pages.page(request, await this.scopes.names(request), (name) => name);
+    return pageBody('scopes', page, (scopeName) => ({ scopeName }));
   }
 
   async get(name: string): Promise<Tagged<ScopePropertyDto>> {

@@ -30,6 +30,7 @@ import {
 import type { TagCondition } from '../common/conditional/entity-tag';
 import { Needs } from '../auth/needs';
 import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { Paged } from '../common/pagination/paged.decorator';
 import { ScalingEventListDto } from '../scaling/dto/scaling-event-list.dto';
 import { ScalingEventsQueryDto } from '../scaling/dto/scaling-events-query.dto';
 import { toTimeWindow } from '../scaling/time-window';
@@ -66,6 +67,7 @@ export class StreamsController {
 
   /** Lists the streams of a scope: user streams, by tag, or the internal ones. */
   @Get()
+  @Paged(StreamsListDto)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readableStreams()
   @OperationOf(Operation.listStreams)
@@ -73,7 +75,7 @@ export class StreamsController {
     @Param('scopeName') scopeName: string,
     @Query() query: ListStreamsQueryDto,
   ): Promise<StreamsListDto> {
-    return this.streams.list(scopeName, toStreamFilter(query));
+    return this.streams.list(scopeName, toStreamFilter(query), query);
   }
 
   /** Retrieves the properties of a stream. */
@@ -130,6 +132,7 @@ export class StreamsController {
 
   /** Lists the scaling events (epochs) of a stream in a time window. */
   @Get(':streamName/scaling-events')
+  @Paged(ScalingEventListDto)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnStream()
   @OperationOf(Operation.getScalingEvents)
@@ -139,7 +142,7 @@ export class StreamsController {
     @Query() query: ScalingEventsQueryDto,
   ): Promise<ScalingEventListDto> {
     const { from, to } = toTimeWindow(query);
-    return { scalingEvents: await this.streams.scalingEvents(scopeName, streamName, from, to) };
+    return this.streams.scalingEvents(scopeName, streamName, { from, to }, query);
   }
 
   /** Seals a stream: no more writes, and it may then be deleted. */

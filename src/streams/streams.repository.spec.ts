@@ -96,11 +96,28 @@ describe('StreamsRepository', () => {
     await repository.findByScope('scope', { kind: 'user' });
     await repository.findByScope('scope', { kind: 'internal' });
     await repository.findByScope('scope', { kind: 'tag', tag: 't' });
-    expect(calls.map((c) => c.values)).toEqual([['scope'], ['scope'], ['scope', 't']]);
-    expect(calls[0].sql).toMatch(/WHERE scope_name = \$1 AND NOT name LIKE '\\_%' ORDER BY name$/);
-    expect(calls[1].sql).toMatch(/WHERE scope_name = \$1 AND name LIKE '\\_%' ORDER BY name$/);
-    expect(calls[2].sql).toContain(
-      `NOT name LIKE '\\_%' AND tags @> ARRAY[$2::text] ORDER BY name`,
+    // LIMIT NULL: no limit, the unpaged answer.
+    expect(calls.map((c) => c.values)).toEqual([
+      ['scope', null],
+      ['scope', null],
+      ['scope', 't', null],
+    ]);
+    const sql = calls.map((c) => c.sql.replace(/\s+/g, ' '));
+    expect(sql[0]).toMatch(
+      /WHERE scope_name = \$1 AND name NOT LIKE '\\_%' ORDER BY name LIMIT \$2$/,
+    );
+    expect(sql[1]).toMatch(/WHERE scope_name = \$1 AND name LIKE '\\_%' ORDER BY name LIMIT \$2$/);
+    expect(sql[2]).toMatch(
+      /name NOT LIKE '\\_%' AND tags @> ARRAY\[\$2::text\] ORDER BY name LIMIT \$3$/,
+    );
+  });
+
+  it('reads a page after a name, one row more than the page', async () => {
+    const { calls, repository } = recorder();
+    await repository.findByScope('scope', { kind: 'tag', tag: 't' }, { after: 'm', take: 11 });
+    expect(calls[0].values).toEqual(['scope', 't', 'm', 11]);
+    expect(calls[0].sql.replace(/\s+/g, ' ')).toMatch(
+      /tags @> ARRAY\[\$2::text\] AND name > \$3 ORDER BY name LIMIT \$4$/,
     );
   });
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { markStreamName } from '../common/names';
+import type { Keyset } from '../common/pagination/paginator';
 import { translateViolations } from '../database/constraint-violations';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
@@ -30,13 +31,17 @@ const STREAM_COLUMNS = `scope_name AS "scopeName", name, state, scaling_type AS 
 
 const SELECT_STREAMS = `SELECT ${STREAM_COLUMNS} FROM streams`;
 
-/** `_` is a LIKE wildcard: escaped, the pattern means "starts with an underscore". */
+/**
+ * `_` is a LIKE wildcard: escaped, the pattern means "starts with an underscore". Spelled as the
+ * predicates of the partial name indexes (migration Pagination), so the planner uses them.
+ */
 const INTERNAL = `name LIKE '\\_%'`;
+const USER = `name NOT LIKE '\\_%'`;
 
 const WHERE_FILTER: Record<StreamFilter['kind'], string> = {
-  user: `NOT ${INTERNAL}`,
+  user: USER,
   internal: INTERNAL,
-  tag: `NOT ${INTERNAL} AND tags @> ARRAY[$2::text]`,
+  tag: `${USER} AND tags @> ARRAY[$2::text]`,
 };
 
 /** A stream to insert: its name, what owns it (an internal stream) and its configuration. */
@@ -154,11 +159,21 @@ export class StreamsRepository {
     return row && toRecord(row);
   }
 
-  /** The streams of a scope the filter selects, by name: one query, whatever their number. */
-  async findByScope(scope: string, filter: StreamFilter): Promise<StreamRecord[]> {
+  /**
+   * The streams of a scope the filter selects, by name: all of them, or a page after a name.
+   * One query, a range scan of the filter's name index whatever the page's position.
+   */
+  async findByScope(
+    scope: string,
+    filter: StreamFilter,
+    page?: Keyset<string>,
+  ): Promise<StreamRecord[]> {
+    const params: unknown[] = filter.kind === 'tag' ? [scope, filter.tag] : [scope];
+    const after = page?.after === undefined ? '' : `AND name > $${params.push(page.after)}`;
     const rows = await this.db.tx.query<StreamRow[]>(
-      `${SELECT_STREAMS} WHERE scope_name = $1 AND ${WHERE_FILTER[filter.kind]} ORDER BY name`,
-      filter.kind === 'tag' ? [scope, filter.tag] : [scope],
+      `${SELECT_STREAMS} WHERE scope_name = $1 AND ${WHERE_FILTER[filter.kind]} ${after}
+        ORDER BY name LIMIT $${params.push(page?.take ?? null)}`,
+      params,
     );
     return rows.map(toRecord);
   }
@@ -315,12 +330,16 @@ export class StreamsRepository {
     await this.addEpoch(scope, stream, epoch, count, time);
   }
 
-  /** The epoch in force at `from` and those created in (from, to], oldest first. */
+  /**
+   * The epoch in force at `from` and those created in (from, to]: all of them, or the first
+   * `take` created in (from, to] (the page needs at most `take` in all).
+   */
   async epochsAround(
     scope: string,
     stream: string,
     from: number,
     to: number,
+    take?: number,
   ): Promise<CurrentEpoch[]> {
     const rows = await this.db.tx.query<EpochRow[]>(
       `(SELECT epoch, created_at, active_segments FROM stream_epochs
@@ -328,8 +347,30 @@ export class StreamsRepository {
          ORDER BY created_at DESC LIMIT 1)
        UNION ALL
        (SELECT epoch, created_at, active_segments FROM stream_epochs
-         WHERE scope_name = $1 AND stream_name = $2 AND created_at > $3 AND created_at <= $4)`,
-      [scope, stream, from, to],
+         WHERE scope_name = $1 AND stream_name = $2 AND created_at > $3 AND created_at <= $4
+         ORDER BY created_at LIMIT $5)`,
+      [scope, stream, from, to, take ?? null],
+    );
+    return rows.map(toEpoch);
+  }
+
+  /**
+   * Epoch `first` and the ones after it created up to `to`, oldest first, at most `take`: a page
+   * of the window, led by the previous page's last epoch. Epoch numbers grow with time, so this
+   * is one range scan of the key.
+   */
+  async epochsFrom(
+    scope: string,
+    stream: string,
+    first: number,
+    to: number,
+    take: number,
+  ): Promise<CurrentEpoch[]> {
+    const rows = await this.db.tx.query<EpochRow[]>(
+      `SELECT epoch, created_at, active_segments FROM stream_epochs
+        WHERE scope_name = $1 AND stream_name = $2 AND epoch >= $3 AND created_at <= $4
+        ORDER BY epoch LIMIT $5`,
+      [scope, stream, first, to, take],
     );
     return rows.map(toEpoch);
   }

@@ -11,6 +11,7 @@ import {
 } from './stream.errors';
 import type { CurrentEpoch, StreamsRepository } from './streams.repository';
 import { StreamsService } from './streams.service';
+import type { Paginator } from '../common/pagination/paginator';
 
 const STORED: StreamRecord = {
   scopeName: 's',
@@ -31,6 +32,9 @@ const STORED: StreamRecord = {
 const NEXT = { created: '1700000000000000', version: '5' };
 
 /** The service over a repository holding one stream (or none: null) and a scope, or none. */
+
+/** These tests list nothing: paging is tested end to end. */
+const NO_PAGES = {} as Paginator;
 function setUp({
   stored = STORED,
   scopeExists = true,
@@ -56,10 +60,11 @@ function setUp({
       exists: () => Promise.resolve(scopeExists),
     } as never,
     fakeAudit(),
+    NO_PAGES,
   );
   const audit = fakeAudit();
   const db = fakeDb();
-  return { service: new StreamsService(db, streams, scopes, audit), calls, audit, db };
+  return { service: new StreamsService(db, streams, scopes, audit, NO_PAGES), calls, audit, db };
 }
 
 const fixed = (minSegments: number) => ({

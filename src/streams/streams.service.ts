@@ -6,6 +6,9 @@ import type { TagCondition } from '../common/conditional/entity-tag';
 import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resource-version';
 import { isInternalStreamName } from '../common/names';
 import { Operation } from '../common/operations';
+import { pageBody } from '../common/pagination/page-body';
+import type { PageQueryDto } from '../common/pagination/page-query.dto';
+import { Paginator } from '../common/pagination/paginator';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
 import { needsRescale } from '../scaling/scaling-decision';
@@ -15,6 +18,8 @@ import {
   ScaleRecord,
   selectWindow,
 } from '../scaling/scaling-history';
+import { ScalingEventListDto } from '../scaling/dto/scaling-event-list.dto';
+import type { TimeWindow } from '../scaling/time-window';
 import { ScopesService } from '../scopes/scopes.service';
 import { StreamDescriptionDto } from './dto/stream-description.dto';
 import { StreamPropertyDto } from './dto/stream-property.dto';
@@ -35,7 +40,7 @@ import {
   StreamSealedError,
 } from './stream.errors';
 import { configurationColumns, toStreamProperty } from './stream.mapper';
-import { StreamsRepository } from './streams.repository';
+import { CurrentEpoch, StreamsRepository } from './streams.repository';
 
 @Injectable()
 export class StreamsService {
@@ -44,6 +49,7 @@ export class StreamsService {
     private readonly streams: StreamsRepository,
     private readonly scopes: ScopesService,
     private readonly audit: AuditService,
+    private readonly pages: Paginator,
   ) {}
 
   /** Creates the stream and its `_MARK` companion in one transaction. */
@@ -67,10 +73,12 @@ export class StreamsService {
   }
 
   /** One query; only an empty answer asks whether the scope exists. */
-  async list(scope: string, filter: StreamFilter): Promise<StreamsListDto> {
-    const streams = await this.streams.findByScope(scope, filter);
+  async list(scope: string, filter: StreamFilter, query: PageQueryDto): Promise<StreamsListDto> {
+    const request = await this.pages.request<string>(['streams', scope, filter], query);
+    const streams = await this.streams.findByScope(scope, filter, request);
     if (streams.length === 0) await this.scopes.assertExists(scope);
-    return { streams: streams.map(toStreamProperty) };
+    const page = await this.pages.page(request, streams, (stream) => stream.name);
+    return pageBody('streams', page, toStreamProperty);
   }
 
   get(scope: string, name: string): Promise<Tagged<StreamPropertyDto>> {
@@ -162,22 +170,59 @@ export class StreamsService {
     });
   }
 
-  /** The scaling history of a stream (internal streams included) within [from, to]. */
-  scalingEvents(scope: string, name: string, from: number, to: number): Promise<ScaleRecord[]> {
+  /**
+   * The scaling history of a stream (internal streams included) within [from, to], all of it or
+   * a page. A later page is read with the previous page's last epoch ahead of it, so that its
+   * first record's splits and merges count against that epoch, as in the whole answer.
+   */
+  async scalingEvents(
+    scope: string,
+    name: string,
+    { from, to }: TimeWindow,
+    query: PageQueryDto,
+  ): Promise<ScalingEventListDto> {
+    const request = await this.pages.request<number>(
+      ['scaling-events', scope, name, from, to],
+      query,
+    );
     return this.scopes.within(scope, async () => {
-      const found = await this.streams.epochsAround(scope, name, from, to);
+      const lead = request?.after === undefined ? 0 : 1;
+      const found =
+        request?.after === undefined
+          ? selectWindow(
+              await this.streams.epochsAround(scope, name, from, to, request?.take),
+              from,
+              to,
+            )
+          : await this.streams.epochsFrom(scope, name, request.after, to, request.take + lead);
       // A stream always has an epoch: none at all may mean no stream.
       if (found.length === 0 && !(await this.streams.exists(scope, name))) {
         throw new StreamNotFoundError(scope, name);
       }
-      const epochs = selectWindow(found, from, to);
-      if (epochs.length === 0) return [];
-      const first = epochs[0].epoch;
-      const last = epochs[epochs.length - 1].epoch;
-      const activeAtFirst = found.find((epoch) => epoch.epoch === first)!.activeSegments;
-      const segments = await this.streams.segmentsOf(scope, name, activeAtFirst, first, last);
-      return buildScaleRecords(epochs, segments);
+      const page = await this.pages.page(request, found.slice(lead), (epoch) => epoch.epoch);
+      const epochs = [...found.slice(0, lead), ...page.items];
+      const records = (await this.scaleRecords(scope, name, epochs)).slice(lead);
+      return pageBody('scalingEvents', { ...page, items: records }, (record) => record);
     });
+  }
+
+  /** One record per epoch (consecutive ones), the first without splits or merges. */
+  private async scaleRecords(
+    scope: string,
+    name: string,
+    epochs: CurrentEpoch[],
+  ): Promise<ScaleRecord[]> {
+    if (epochs.length === 0) return [];
+    const first = epochs[0];
+    const last = epochs[epochs.length - 1].epoch;
+    const segments = await this.streams.segmentsOf(
+      scope,
+      name,
+      first.activeSegments,
+      first.epoch,
+      last,
+    );
+    return buildScaleRecords(epochs, segments);
   }
 
   /**

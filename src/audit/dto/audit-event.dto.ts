@@ -1,4 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { PageDto } from '../../common/pagination/page.dto';
 
 /** One change, or one denied request. */
 @ApiSchema({ name: 'AuditEvent' })
@@ -35,6 +36,6 @@ export class AuditEventDto {
 }
 
 @ApiSchema({ name: 'AuditEventsList' })
-export class AuditEventsListDto {
+export class AuditEventsListDto extends PageDto {
   auditEvents: AuditEventDto[];
 }

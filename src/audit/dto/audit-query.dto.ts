@@ -1,8 +1,13 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/page-query.dto';
 import { HasNoNul, IsInt64 } from '../../common/http/validators';
 
-export class AuditQueryDto {
+/**
+ * Filters, and the paging parameters: without `limit` and `continuationToken` the answer is the
+ * newest 100, as before paging existed.
+ */
+export class AuditQueryDto extends PageQueryDto {
   /** Events at or after this time, in milliseconds since 1970. */
   @IsOptional()
   @Type(() => Number)
@@ -28,12 +33,7 @@ export class AuditQueryDto {
   @Length(1, 256)
   @HasNoNul()
   principal?: string;
-
-  /** At most this many events (newest first). */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
-  limit: number = 100;
 }
+
+/** What selects the events, paging aside. */
+export type AuditFilter = Pick<AuditQueryDto, 'from' | 'to' | 'resource' | 'principal'>;

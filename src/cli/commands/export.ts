@@ -6,15 +6,11 @@ import { ExportedScope, toApplyDocument } from '../export-document';
 import { allPages, Page, PAGE_LIMIT } from '../pages';
 import { action } from './action';
 
-/**
- * Paging parameters (extensions.md section 1). The committed OpenAPI document does not list them
- * yet, so they are added beside the typed parameters; a service that does not page ignores them.
- */
-const pageQuery = (token?: string): never =>
-  ({ limit: PAGE_LIMIT, ...(token ? { continuationToken: token } : {}) }) as never;
-
-const tokenOf = (body: object): string | undefined =>
-  (body as { continuationToken?: string }).continuationToken;
+/** Paging parameters (extensions.md section 1); a service that does not page ignores them. */
+const pageQuery = (token?: string) => ({
+  limit: PAGE_LIMIT,
+  ...(token ? { continuationToken: token } : {}),
+});
 
 async function scopeNames(url: string, api: Api): Promise<string[]> {
   const scopes = await allPages(async (token) => {
@@ -22,7 +18,10 @@ async function scopeNames(url: string, api: Api): Promise<string[]> {
       url,
       api.GET('/v1/scopes', { params: { query: pageQuery(token) } }),
     );
-    return { items: data.scopes.map((s) => s.scopeName), continuationToken: tokenOf(data) };
+    return {
+      items: data.scopes.map((s) => s.scopeName),
+      continuationToken: data.continuationToken,
+    };
   });
   // Names starting with `_` are the system's own: they cannot be applied, so they are not exported.
   return scopes.filter((name) => !name.startsWith('_'));
@@ -36,7 +35,7 @@ async function exportScope(url: string, api: Api, scopeName: string): Promise<Ex
       url,
       api.GET('/v1/scopes/{scopeName}/streams', { params: { path, query } }),
     );
-    return { items: data.streams, continuationToken: tokenOf(data) } satisfies Page<
+    return { items: data.streams, continuationToken: data.continuationToken } satisfies Page<
       (typeof data.streams)[number]
     >;
   });
@@ -48,7 +47,7 @@ async function exportScope(url: string, api: Api, scopeName: string): Promise<Ex
     );
     return {
       items: data.readerGroups.map((g) => g.readerGroupName!),
-      continuationToken: tokenOf(data),
+      continuationToken: data.continuationToken,
     };
   });
   const readerGroups = [];

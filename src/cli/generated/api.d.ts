@@ -487,6 +487,11 @@ export interface components {
         };
         AuditEventsList: {
             auditEvents: components["schemas"]["AuditEvent"][];
+            /**
+             * @description Present when more items may follow: send it back as `continuationToken` for the next page.
+             *     The `Link` header holds the same next page as a URL.
+             */
+            continuationToken?: string;
         };
         CreateScopeRequest: {
             /**
@@ -501,6 +506,11 @@ export interface components {
         };
         ScopesList: {
             scopes: components["schemas"]["ScopeProperty"][];
+            /**
+             * @description Present when more items may follow: send it back as `continuationToken` for the next page.
+             *     The `Link` header holds the same next page as a URL.
+             */
+            continuationToken?: string;
         };
         ScalingConfig: {
             /** @enum {string} */
@@ -593,6 +603,11 @@ export interface components {
         };
         StreamsList: {
             streams: components["schemas"]["StreamProperty"][];
+            /**
+             * @description Present when more items may follow: send it back as `continuationToken` for the next page.
+             *     The `Link` header holds the same next page as a URL.
+             */
+            continuationToken?: string;
         };
         UpdateStreamRequest: {
             /**
@@ -651,6 +666,11 @@ export interface components {
         };
         ScalingEventList: {
             scalingEvents: components["schemas"]["ScaleMetadata"][];
+            /**
+             * @description Present when more items may follow: send it back as `continuationToken` for the next page.
+             *     The `Link` header holds the same next page as a URL.
+             */
+            continuationToken?: string;
         };
         StreamState: {
             /** @enum {string} */
@@ -660,6 +680,11 @@ export interface components {
             readerGroups: {
                 readerGroupName?: string;
             }[];
+            /**
+             * @description Present when more items may follow: send it back as `continuationToken` for the next page.
+             *     The `Link` header holds the same next page as a URL.
+             */
+            continuationToken?: string;
         };
         ReaderGroupProperty: {
             scopeName: string;
@@ -722,7 +747,9 @@ export type $defs = Record<string, never>;
 export interface operations {
     listAuditEvents: {
         parameters: {
-            query: {
+            query?: {
+                /** @description At most this many items (1 to 1000); `continuationToken` alone means 100. */
+                limit?: number;
                 /** @description Events at or after this time, in milliseconds since 1970. */
                 from?: number;
                 /** @description Events at or before this time, in milliseconds since 1970. */
@@ -731,8 +758,8 @@ export interface operations {
                 resource?: string;
                 /** @description Events of this account (`anonymous` without authentication). */
                 principal?: string;
-                /** @description At most this many events (newest first). */
-                limit: number;
+                /** @description Where the previous page ended: its `continuationToken`, as the service issued it. */
+                continuationToken?: string;
             };
             header?: never;
             path?: never;
@@ -742,6 +769,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description With `limit` or `continuationToken`, when more items may follow: `<URL of the next page>; rel="next"` (RFC 8288), the same path and filters with the next `continuationToken` and the `limit`. Absent on the last page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -884,7 +913,12 @@ export interface operations {
     };
     listScopes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items (1 to 1000); `continuationToken` alone means 100. */
+                limit?: number;
+                /** @description Where the previous page ended: its `continuationToken`, as the service issued it. */
+                continuationToken?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -893,10 +927,38 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description With `limit` or `continuationToken`, when more items may follow: `<URL of the next page>; rel="next"` (RFC 8288), the same path and filters with the next `continuationToken` and the `limit`. Absent on the last page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScopesList"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
@@ -1619,12 +1681,16 @@ export interface operations {
     listStreams: {
         parameters: {
             query?: {
+                /** @description At most this many items (1 to 1000); `continuationToken` alone means 100. */
+                limit?: number;
                 /** @description The kind of filter. */
                 filter_type?: "showInternalStreams" | "tag";
                 /** @description Legacy form of filter_type=showInternalStreams (earlier revision of the interface). */
                 showInternalStreams?: "true" | "false";
                 /** @description A tag (filter_type=tag), or true/false (filter_type=showInternalStreams). */
                 filter_value?: string;
+                /** @description Where the previous page ended: its `continuationToken`, as the service issued it. */
+                continuationToken?: string;
             };
             header?: never;
             path: {
@@ -1636,6 +1702,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description With `limit` or `continuationToken`, when more items may follow: `<URL of the next page>; rel="next"` (RFC 8288), the same path and filters with the next `continuationToken` and the `limit`. Absent on the last page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2670,10 +2738,14 @@ export interface operations {
     getScalingEvents: {
         parameters: {
             query: {
+                /** @description At most this many items (1 to 1000); `continuationToken` alone means 100. */
+                limit?: number;
                 /** @description Start of the window, ms since 1970 (inclusive). */
                 from: number;
                 /** @description End of the window, ms since 1970 (inclusive); not before `from`. */
                 to: number;
+                /** @description Where the previous page ended: its `continuationToken`, as the service issued it. */
+                continuationToken?: string;
             };
             header?: never;
             path: {
@@ -2686,6 +2758,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description With `limit` or `continuationToken`, when more items may follow: `<URL of the next page>; rel="next"` (RFC 8288), the same path and filters with the next `continuationToken` and the `limit`. Absent on the last page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3086,7 +3160,12 @@ export interface operations {
     };
     listReaderGroups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items (1 to 1000); `continuationToken` alone means 100. */
+                limit?: number;
+                /** @description Where the previous page ended: its `continuationToken`, as the service issued it. */
+                continuationToken?: string;
+            };
             header?: never;
             path: {
                 scopeName: string;
@@ -3097,6 +3176,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description With `limit` or `continuationToken`, when more items may follow: `<URL of the next page>; rel="next"` (RFC 8288), the same path and filters with the next `continuationToken` and the `limit`. Absent on the last page. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {

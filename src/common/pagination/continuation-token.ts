@@ -11,6 +11,12 @@ export class InvalidTokenError extends Error {}
 
 const MAC_BYTES = 16;
 
+/**
+ * The name a token binds to: everything that decides a list's content (its kind, scope, stream,
+ * filter, window), in order.
+ */
+export const listName = (parts: readonly unknown[]): string => JSON.stringify(parts);
+
 const mac = (key: Buffer, body: string): Buffer =>
   createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
 

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { PageDto } from '../../common/pagination/page.dto';
 
 export class ReaderGroupSummaryDto {
   readerGroupName: string;
 }
 
 @ApiSchema({ name: 'ReaderGroupsList' })
-export class ReaderGroupsListDto {
+export class ReaderGroupsListDto extends PageDto {
   // The contract describes the items inline, without a schema name of their own.
   @ApiProperty({
     type: 'array',

@@ -1,5 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { ApiDouble, ApiInt32, ApiInt64 } from '../../common/http/api-formats';
+import { PageDto } from '../../common/pagination/page.dto';
 
 @ApiSchema({ name: 'Segment' })
 export class SegmentDto {
@@ -31,6 +32,6 @@ export class ScaleMetadataDto {
 }
 
 @ApiSchema({ name: 'ScalingEventList' })
-export class ScalingEventListDto {
+export class ScalingEventListDto extends PageDto {
   scalingEvents: ScaleMetadataDto[];
 }

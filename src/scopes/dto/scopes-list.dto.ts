@@ -1,7 +1,8 @@
 import { ApiSchema } from '@nestjs/swagger';
+import { PageDto } from '../../common/pagination/page.dto';
 import { ScopePropertyDto } from './scope-property.dto';
 
 @ApiSchema({ name: 'ScopesList' })
-export class ScopesListDto {
+export class ScopesListDto extends PageDto {
   scopes: ScopePropertyDto[];
 }

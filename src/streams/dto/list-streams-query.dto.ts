@@ -1,9 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/page-query.dto';
 import { STREAM_FILTER_TYPES } from '../stream-filter';
 import type { StreamFilterType } from '../stream-filter';
 
-export class ListStreamsQueryDto {
+export class ListStreamsQueryDto extends PageQueryDto {
   /** The kind of filter. */
   @ApiPropertyOptional({ enum: STREAM_FILTER_TYPES })
   @IsOptional()

@@ -1,7 +1,8 @@
 import { ApiSchema } from '@nestjs/swagger';
+import { PageDto } from '../../common/pagination/page.dto';
 import { StreamPropertyDto } from './stream-property.dto';
 
 @ApiSchema({ name: 'StreamsList' })
-export class StreamsListDto {
+export class StreamsListDto extends PageDto {
   streams: StreamPropertyDto[];
 }
