@@ -21,6 +21,19 @@ export class ScopesRepository {
     return rows.map((row) => row.name);
   }
 
+  /**
+   * The versions of those of the scopes that exist. With `lock`, two transactions that both
+   * lock a scope this way take turns, while changes inside the scope go on.
+   */
+  async versions(names: string[], lock: boolean): Promise<Map<string, number>> {
+    const rows = await this.db.tx.query<{ name: string; version: string }[]>(
+      `SELECT name, version FROM scopes WHERE name = ANY($1::text[])
+        ORDER BY name${lock ? ' FOR NO KEY UPDATE' : ''}`,
+      [names],
+    );
+    return new Map(rows.map((row) => [row.name, Number(row.version)]));
+  }
+
   insert(name: string): Promise<void> {
     return translateViolations({ unique: () => new ScopeExistsError(name) }, async () => {
       await this.db.tx.query('INSERT INTO scopes (name) VALUES ($1)', [name]);

@@ -50,6 +50,11 @@ export class ScopesService {
     });
   }
 
+  /** The versions of those of the scopes that exist; `lock` holds them until the transaction ends. */
+  versionsOf(names: string[], lock: boolean): Promise<Map<string, number>> {
+    return this.scopes.versions(names, lock);
+  }
+
   /** Throws {@link ScopeNotFoundError} unless the scope exists. */
   async assertExists(name: string): Promise<void> {
     if (!(await this.scopes.exists(name))) throw new ScopeNotFoundError(name);

@@ -23,4 +23,5 @@ export interface StreamRecord extends ConfigurationColumns {
   scopeName: string;
   name: string;
   state: StreamState;
+  version?: number;
 }

@@ -22,7 +22,7 @@ const SELECT_STREAMS = `SELECT scope_name AS "scopeName", name, state, scaling_t
     min_segments AS "minSegments", target_rate AS "targetRate", scale_factor AS "scaleFactor",
     retention_type AS "retentionType", retention_min AS "retentionMin",
     retention_max AS "retentionMax", tags, rollover_size_bytes AS "rolloverSizeBytes",
-    timestamp_aggregation_timeout AS "timestampAggregationTimeout"
+    timestamp_aggregation_timeout AS "timestampAggregationTimeout", version::int AS version
   FROM streams`;
 
 /** `_` is a LIKE wildcard: escaped, the pattern means "starts with an underscore". */
@@ -148,6 +148,19 @@ export class StreamsRepository {
     const rows = await this.db.tx.query<StreamRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND ${WHERE_FILTER[filter.kind]} ORDER BY name`,
       filter.kind === 'tag' ? [scope, filter.tag] : [scope],
+    );
+    return rows.map(toRecord);
+  }
+
+  /**
+   * The user streams of several scopes, by scope and name. With `lock`, they cannot change
+   * until the current transaction ends.
+   */
+  async findUserStreamsIn(scopes: string[], lock: boolean): Promise<StreamRecord[]> {
+    const rows = await this.db.tx.query<StreamRow[]>(
+      `${SELECT_STREAMS} WHERE scope_name = ANY($1::text[]) AND ${WHERE_FILTER.user}
+        ORDER BY scope_name, name${lock ? ' FOR NO KEY UPDATE' : ''}`,
+      [scopes],
     );
     return rows.map(toRecord);
   }

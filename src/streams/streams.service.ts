@@ -33,6 +33,13 @@ import {
 import { configurationColumns, toStreamProperty } from './stream.mapper';
 import { StreamsRepository } from './streams.repository';
 
+/** A stream of a listing of several scopes. */
+export interface ScopedStream {
+  property: StreamPropertyDto;
+  sealed: boolean;
+  version: number;
+}
+
 @Injectable()
 export class StreamsService {
   constructor(
@@ -66,6 +73,16 @@ export class StreamsService {
     const streams = await this.streams.findByScope(scope, filter);
     if (streams.length === 0) await this.scopes.assertExists(scope);
     return { streams: streams.map(toStreamProperty) };
+  }
+
+  /** The user streams of several scopes as GET shows them, with state and version. */
+  async userStreamsIn(scopes: string[], lock: boolean): Promise<ScopedStream[]> {
+    const records = await this.streams.findUserStreamsIn(scopes, lock);
+    return records.map((record) => ({
+      property: toStreamProperty(record),
+      sealed: record.state === 'SEALED',
+      version: record.version!,
+    }));
   }
 
   get(scope: string, name: string): Promise<StreamPropertyDto> {
