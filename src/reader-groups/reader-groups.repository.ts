@@ -95,7 +95,9 @@ export class ReaderGroupsRepository {
 
   /** The groups of several scopes, by scope and name; with `lock`, unchangeable until the end. */
   async findIn(scopes: string[], lock: boolean): Promise<ScopedReaderGroup[]> {
-    const rows = await this.db.tx.query<(Omit<ScopedReaderGroup, 'version'> & { version: string })[]>(
+    const rows = await this.db.tx.query<
+      (Omit<ScopedReaderGroup, 'version'> & { version: string })[]
+    >(
       `SELECT g.scope_name AS "scopeName", g.name, g.version,
              ARRAY(SELECT s.stream_scope || '/' || s.stream_name FROM reader_group_streams s
                     WHERE s.scope_name = g.scope_name AND s.reader_group = g.name
