@@ -111,7 +111,9 @@ async function main(): Promise<void> {
     const baseline = steps[2];
     for (const s of [steps[1], steps[3], steps[5]]) {
       const ratio = (s.wallMs / baseline.wallMs).toFixed(2);
-      console.log(`ratio: apply-${s.name.replace(/\W+/g, '-').replace(/-$/, '')}-vs-unchanged-dry-run ${ratio}`);
+      console.log(
+        `ratio: apply-${s.name.replace(/\W+/g, '-').replace(/-$/, '')}-vs-unchanged-dry-run ${ratio}`,
+      );
     }
   } finally {
     await client?.end();
