@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
+import { ApplyModule } from './apply/apply.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
@@ -33,6 +34,7 @@ export class AppModule {
         ScopesModule,
         StreamsModule,
         ReaderGroupsModule,
+        ApplyModule,
         HealthModule,
         IdempotencyModule,
         MetricsModule.forRoot(config.METRICS_ENABLED),

@@ -6,8 +6,9 @@ import type { Logger } from 'pino';
 import { AuthGuard } from './auth/auth.guard';
 import { ReadableListInterceptor } from './auth/readable-list.interceptor';
 import { GlobalExceptionFilter } from './common/http/global-exception.filter';
-import { jsonBody } from './common/http/json-body.middleware';
 import { OperationGuard } from './common/http/operation.guard';
+import { documentBody, jsonBody } from './common/http/json-body.middleware';
+import { APPLY_PATH } from './apply/apply.controller';
 import { PathNamesGuard } from './common/http/path-names.guard';
 import { requestId } from './common/http/request-id.middleware';
 import { createValidationPipe } from './common/http/validation.pipe';
@@ -68,7 +69,9 @@ export function useExpressMiddleware(
       maxAge: 600,
     });
   }
-  // 1f. The JSON body gate: 415 for other media types, 413 over MAX_BODY_BYTES, 400 for bad JSON.
+  // 1f. The body gate: 415 for other media types, 413 over the limit, 400 for bad JSON or YAML.
+  // Whole documents (apply) may be JSON or YAML and larger; every other body is JSON.
+  app.use(`/${APPLY_PATH}`, documentBody(config.APPLY_MAX_BODY_BYTES));
   app.use(jsonBody(config.MAX_BODY_BYTES));
 }
 

@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PASSWORD, writeAccounts } from './support/accounts';
 import { CliRun, tributary } from './support/cli-process';
 import { freePort, ServiceProcess } from './support/service-process';
@@ -70,6 +73,24 @@ describe('tributary CLI over TLS with authentication (e2e)', () => {
     const denied = await cli(['streams', 'create', 'sec', 'more', ...as('reader')]);
     expect(denied.code).toBe(4);
     expect((await cli(['streams', 'get', 'sec', 'more', ...as('admin')])).code).toBe(2);
+  });
+
+  it('plans with READ, and applies only with the permission of every change (exit 4)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tributary-secure-'));
+    const file = join(dir, 'sec.yaml');
+    await writeFile(
+      file,
+      'scopes:\n  - scopeName: sec\n    streams:\n      - streamName: planned\n',
+    );
+    const plan = await cli(['apply', '-f', file, '--dry-run', '-o', 'json', ...as('reader')]);
+    expect(plan.code).toBe(0);
+    expect(JSON.parse(plan.stdout)).toMatchObject({ summary: { create: 1 } });
+    const denied = await cli(['apply', '-f', file, '--yes', ...as('reader')]);
+    expect(denied.code).toBe(4);
+    expect(denied.stderr).toContain('READ_UPDATE on prn::/scope:sec');
+    expect((await cli(['streams', 'get', 'sec', 'planned', ...as('admin')])).code).toBe(2);
+    expect((await cli(['apply', '-f', file, '--yes', ...as('admin')])).code).toBe(0);
+    expect((await cli(['streams', 'get', 'sec', 'planned', ...as('admin')])).code).toBe(0);
   });
 
   it('exits 6 when the certificate is not trusted, and 1 when --cacert cannot be read', async () => {

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { migrations } from '../migrations';
@@ -87,6 +88,8 @@ describe.each(earlierPoints)('Upgrading a database of release point %i to head (
   let t: TestApp;
 
   beforeAll(async () => {
+    // The old releases' migrations run outside an app: their log lines would go to the console.
+    Logger.overrideLogger(false);
     database = await createTestDatabase();
     // As it happened: each release's migrations ran, then that release's API wrote its rows.
     for (let released = 1; released <= point; released++) {

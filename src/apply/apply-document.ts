@@ -35,19 +35,22 @@ export interface CurrentStream {
   streamName: string;
   configuration: StreamConfigurationView;
   sealed: boolean;
-  version: number;
+  /** Its entity tag: changes with every change, and when it is deleted and made again. */
+  version: string;
 }
 
 /** A reader group as it is now; `streams` are scoped names (`scope/stream`). */
 export interface CurrentReaderGroup {
   readerGroupName: string;
   streams: string[];
-  version: number;
+  /** Its entity tag: changes with every change, and when it is deleted and made again. */
+  version: string;
 }
 
 export interface CurrentScope {
   scopeName: string;
-  version: number;
+  /** Its entity tag: changes with every change, and when it is deleted and made again. */
+  version: string;
   streams: CurrentStream[];
   readerGroups: CurrentReaderGroup[];
 }

@@ -17,7 +17,7 @@ function applyChange(state: CurrentState, change: PlannedChange): void {
   const { action, target } = change;
   if (action === 'unchanged') return;
   if (target.kind === 'scope') {
-    state.scopes.push({ scopeName: target.scopeName, version: 0, streams: [], readerGroups: [] });
+    state.scopes.push({ scopeName: target.scopeName, version: '', streams: [], readerGroups: [] });
     return;
   }
   const scope = scopeOf(state, target.scopeName);
@@ -29,14 +29,14 @@ function applyChange(state: CurrentState, change: PlannedChange): void {
         streamName: target.streamName,
         configuration: target.configuration!,
         sealed: false,
-        version: 0,
+        version: '',
       });
     } else {
       const stream = scope.streams[index];
       scope.streams[index] = {
         ...stream,
         configuration: target.configuration!,
-        version: stream.version + 1,
+        version: `${stream.version}+`,
       };
     }
     return;
@@ -49,7 +49,7 @@ function applyChange(state: CurrentState, change: PlannedChange): void {
     scope.readerGroups.push({
       readerGroupName: target.readerGroupName,
       streams: target.streams!,
-      version: 0,
+      version: '',
     });
   }
 }

@@ -1,10 +1,11 @@
+import type { ChangeOperation } from '../auth/needs';
 import type { ApplyAnswer, PlannedChange, Plan } from './apply-document';
 
 /**
  * The operations (operation ids of the OpenAPI document) a change runs: each needs its own
  * permission and writes its own audit row. A pruned stream is sealed, then deleted.
  */
-export function operationsOf(change: PlannedChange): string[] {
+export function operationsOf(change: PlannedChange): ChangeOperation[] {
   const { action, kind } = change;
   if (action === 'unchanged') return [];
   if (kind === 'scope') return ['createScope']; // scopes are never deleted by an apply

@@ -1,8 +1,9 @@
+import type { OperationId } from '../common/operations';
 import { Permission } from './acl';
-import { Access, PathParams } from './access.decorator';
+import { Access, AccessRule, PathParams } from './access.decorator';
 import { readerGroupResource, ROOT_RESOURCE, scopeResource, streamResource } from './resources';
 
-const { READ, READ_UPDATE } = Permission;
+const { NONE, READ, READ_UPDATE } = Permission;
 const root = (): string => ROOT_RESOURCE;
 const scope = (p: PathParams): string => scopeResource(p.scopeName);
 const stream = (p: PathParams): string => streamResource(p.scopeName, p.streamName);
@@ -18,6 +19,8 @@ export const Needs = {
   readOnReaderGroup: () => Access({ permission: READ, resource: group }),
   readUpdateOnReaderGroup: () => Access({ permission: READ_UPDATE, resource: group }),
   /** Listing scopes needs READ on the root, as the reference; the answer shows those readable. */
+  /** Any account may ask; the handler checks what each part of the request needs. */
+  anyAccount: () => Access({ permission: NONE, resource: root }),
   readableScopes: () =>
     Access({
       permission: READ,
@@ -42,3 +45,19 @@ export const Needs = {
   /** Health and probes: open while AUTH_HEALTH_OPEN is true, READ on the root otherwise. */
   health: () => Access({ permission: READ, resource: root, health: true }),
 };
+
+/**
+ * What the operations that a declarative apply runs need, for the apply to ask on each change.
+ * The routes of these operations declare the same (a test holds the two together).
+ */
+export const CHANGE_ACCESS = {
+  createScope: { permission: READ_UPDATE, resource: root },
+  createStream: { permission: READ_UPDATE, resource: scope },
+  updateStream: { permission: READ_UPDATE, resource: stream },
+  updateStreamState: { permission: READ_UPDATE, resource: stream },
+  deleteStream: { permission: READ_UPDATE, resource: stream },
+  createReaderGroup: { permission: READ_UPDATE, resource: scope },
+  deleteReaderGroup: { permission: READ_UPDATE, resource: group },
+} satisfies Partial<Record<OperationId, AccessRule>>;
+
+export type ChangeOperation = keyof typeof CHANGE_ACCESS;

@@ -1,4 +1,3 @@
-import type { ApplyAnswer, ApplyDocument } from '../apply/apply-document';
 import type { components } from './generated/api';
 
 type Schemas = components['schemas'];
@@ -38,19 +37,6 @@ interface Answers<T> {
  * entries redundant and they go.
  */
 export interface PendingPaths {
-  '/v1/apply': {
-    parameters: NoParameters;
-    post: {
-      parameters: {
-        query?: { dryRun?: boolean };
-        header?: { 'If-Match'?: string };
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: { content: { 'application/json': ApplyDocument } };
-      responses: Answers<ApplyAnswer>;
-    };
-  };
   '/v1/scopes/{scopeName}/streams/{streamName}/description': {
     parameters: NoParameters;
     get: {

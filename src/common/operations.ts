@@ -27,6 +27,7 @@ export const Operation = {
   setReaderOnline: 'setReaderOnline',
   setReaderOffline: 'setReaderOffline',
   listAuditEvents: 'listAuditEvents',
+  applyDocument: 'applyDocument',
 } as const;
 export type OperationId = (typeof Operation)[keyof typeof Operation];
 

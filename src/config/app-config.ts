@@ -85,6 +85,13 @@ export class AppConfig {
   @Max(64 * 1024 * 1024)
   MAX_BODY_BYTES = 1024 * 1024;
 
+  /** Largest document `POST /v1/apply` accepts (10,000 streams fit in about 3 MiB). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(256 * 1024 * 1024)
+  APPLY_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)

@@ -10,5 +10,6 @@ import { ReaderGroupsService } from './reader-groups.service';
   imports: [ScopesModule, StreamsModule, AuditModule],
   controllers: [ReaderGroupsController],
   providers: [ReaderGroupsService, ReaderGroupsRepository],
+  exports: [ReaderGroupsService],
 })
 export class ReaderGroupsModule {}

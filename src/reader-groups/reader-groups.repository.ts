@@ -16,6 +16,15 @@ export interface ReaderGroupRecord {
   revision: ResourceVersion;
 }
 
+/** A reader group of a listing of several scopes, with the streams it reads. */
+export interface ScopedReaderGroup {
+  scopeName: string;
+  name: string;
+  /** Scoped names (`scope/stream`), in the order given. */
+  streams: string[];
+  revision: ResourceVersion;
+}
+
 /**
  * Every statement of the reader-groups aggregate: groups, their stream lists and their readers.
  * Each joins the current transaction, if any.
@@ -104,6 +113,23 @@ export class ReaderGroupsRepository {
     if (!row) return undefined;
     const { created, version, ...rest } = row;
     return { ...rest, revision: { created, version } };
+  }
+
+  /** The groups of several scopes, by scope and name; with `lock`, unchangeable until the end. */
+  async findIn(scopes: string[], lock: boolean): Promise<ScopedReaderGroup[]> {
+    const rows = await this.db.tx.query<(Omit<ScopedReaderGroup, 'revision'> & ResourceVersion)[]>(
+      `SELECT g.scope_name AS "scopeName", g.name, ${versionColumns('g')},
+             ARRAY(SELECT s.stream_scope || '/' || s.stream_name FROM reader_group_streams s
+                    WHERE s.scope_name = g.scope_name AND s.reader_group = g.name
+                    ORDER BY s.position) AS streams
+           FROM reader_groups g WHERE g.scope_name = ANY($1::text[])
+          ORDER BY g.scope_name, g.name${lock ? ' FOR NO KEY UPDATE OF g' : ''}`,
+      [scopes],
+    );
+    return rows.map(({ created, version, ...group }) => ({
+      ...group,
+      revision: { created, version },
+    }));
   }
 
   /** Whether it deleted the group; its `_RG` stream, stream list and readers go with it. */

@@ -20,7 +20,7 @@ import { CreateReaderGroupDto } from './dto/create-reader-group.dto';
 import { ReaderGroupPropertyDto } from './dto/reader-group-property.dto';
 import { ReaderGroupsListDto } from './dto/reader-groups-list.dto';
 import { ReaderGroupNotFoundError, ReaderNotOnlineError } from './reader-group.errors';
-import { ReaderGroupsRepository } from './reader-groups.repository';
+import { ReaderGroupsRepository, ScopedReaderGroup } from './reader-groups.repository';
 import { scopedName, toStreamRefs } from './stream-ref';
 
 /** The `_RG` stream that holds a group's state: one fixed segment, 4 MiB rollover. */
@@ -79,6 +79,11 @@ export class ReaderGroupsService {
     await this.scopes.assertExists(scope);
     const page = await this.pages.page(request, await this.groups.names(scope, request), (n) => n);
     return pageBody('readerGroups', page, (readerGroupName) => ({ readerGroupName }));
+  }
+
+  /** The groups of several scopes with the streams they read; `lock` holds them. */
+  groupsIn(scopes: string[], lock: boolean): Promise<ScopedReaderGroup[]> {
+    return this.groups.findIn(scopes, lock);
   }
 
   get(scope: string, group: string): Promise<Tagged<ReaderGroupPropertyDto>> {

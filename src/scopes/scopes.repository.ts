@@ -45,6 +45,19 @@ export class ScopesRepository {
     return row;
   }
 
+  /**
+   * The versions of those of the scopes that exist. With `lock`, two transactions that both
+   * lock a scope this way take turns, while changes inside the scope go on.
+   */
+  async versions(names: string[], lock: boolean): Promise<Map<string, ResourceVersion>> {
+    const rows = await this.db.tx.query<(ResourceVersion & { name: string })[]>(
+      `SELECT name, ${versionColumns()} FROM scopes WHERE name = ANY($1::text[])
+        ORDER BY name${lock ? ' FOR NO KEY UPDATE' : ''}`,
+      [names],
+    );
+    return new Map(rows.map(({ name, created, version }) => [name, { created, version }]));
+  }
+
   /** Creates the scope; the version of the new scope. */
   insert(name: string): Promise<ResourceVersion> {
     return translateViolations({ unique: () => new ScopeExistsError(name) }, async () => {

@@ -3,7 +3,12 @@ import type { Actor } from '../audit/actor';
 import { AuditService } from '../audit/audit.service';
 import { scopeResource } from '../auth/resources';
 import { TagCondition } from '../common/conditional/entity-tag';
-import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resource-version';
+import {
+  entityTagOf,
+  requireMatch,
+  ResourceVersion,
+  Tagged,
+} from '../common/conditional/resource-version';
 import { DomainError } from '../common/errors/domain-error';
 import { pageBody } from '../common/pagination/page-body';
 import type { PageQueryDto } from '../common/pagination/page-query.dto';
@@ -62,6 +67,11 @@ export class ScopesService {
         resource: scopeResource(name),
       });
     });
+  }
+
+  /** The versions of those of the scopes that exist; `lock` holds them until the transaction ends. */
+  versionsOf(names: string[], lock: boolean): Promise<Map<string, ResourceVersion>> {
+    return this.scopes.versions(names, lock);
   }
 
   /** Throws {@link ScopeNotFoundError} unless the scope exists. */

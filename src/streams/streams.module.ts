@@ -9,6 +9,6 @@ import { StreamsService } from './streams.service';
   imports: [ScopesModule, AuditModule],
   controllers: [StreamsController],
   providers: [StreamsService, StreamsRepository],
-  exports: [StreamsRepository],
+  exports: [StreamsService, StreamsRepository],
 })
 export class StreamsModule {}

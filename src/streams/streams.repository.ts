@@ -178,6 +178,19 @@ export class StreamsRepository {
     return rows.map(toRecord);
   }
 
+  /**
+   * The user streams of several scopes, by scope and name. With `lock`, they cannot change
+   * until the current transaction ends.
+   */
+  async findUserStreamsIn(scopes: string[], lock: boolean): Promise<StreamRecord[]> {
+    const rows = await this.db.tx.query<StreamRow[]>(
+      `${SELECT_STREAMS} WHERE scope_name = ANY($1::text[]) AND ${WHERE_FILTER.user}
+        ORDER BY scope_name, name${lock ? ' FOR NO KEY UPDATE' : ''}`,
+      [scopes],
+    );
+    return rows.map(toRecord);
+  }
+
   async exists(scope: string, name: string): Promise<boolean> {
     const rows = await this.db.tx.query<unknown[]>(
       `SELECT 1 FROM streams WHERE scope_name = $1 AND name = $2`,

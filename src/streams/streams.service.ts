@@ -3,7 +3,12 @@ import type { Actor } from '../audit/actor';
 import { AuditService } from '../audit/audit.service';
 import { streamResource } from '../auth/resources';
 import type { TagCondition } from '../common/conditional/entity-tag';
-import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resource-version';
+import {
+  entityTagOf,
+  requireMatch,
+  ResourceVersion,
+  Tagged,
+} from '../common/conditional/resource-version';
 import { isInternalStreamName } from '../common/names';
 import { Operation } from '../common/operations';
 import { pageBody } from '../common/pagination/page-body';
@@ -42,6 +47,13 @@ import {
 import { configurationColumns, toStreamProperty } from './stream.mapper';
 import { CurrentEpoch, StreamsRepository } from './streams.repository';
 
+/** A stream of a listing of several scopes. */
+export interface ScopedStream {
+  property: StreamPropertyDto;
+  sealed: boolean;
+  revision: ResourceVersion;
+}
+
 @Injectable()
 export class StreamsService {
   constructor(
@@ -79,6 +91,16 @@ export class StreamsService {
     if (streams.length === 0) await this.scopes.assertExists(scope);
     const page = await this.pages.page(request, streams, (stream) => stream.name);
     return pageBody('streams', page, toStreamProperty);
+  }
+
+  /** The user streams of several scopes as GET shows them, with state and version. */
+  async userStreamsIn(scopes: string[], lock: boolean): Promise<ScopedStream[]> {
+    const records = await this.streams.findUserStreamsIn(scopes, lock);
+    return records.map((record) => ({
+      property: toStreamProperty(record),
+      sealed: record.state === 'SEALED',
+      revision: record.revision,
+    }));
   }
 
   get(scope: string, name: string): Promise<Tagged<StreamPropertyDto>> {

@@ -182,6 +182,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Makes the listed scopes match a document: creates, updates and (with `prune`) deletes
+         *     streams and reader groups, all in one transaction or none (extension).
+         */
+        post: operations["applyDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/health": {
         parameters: {
             query?: never;
@@ -420,6 +440,15 @@ export interface components {
             /** @example minSegments must not be less than 1 */
             message: string;
         };
+        ProblemConflict: {
+            /**
+             * @description The resource, named as in ACLs.
+             * @example prn::/scope:sales/stream:orders
+             */
+            resource: string;
+            /** @example Stream sales/orders is sealed */
+            message: string;
+        };
         Problem: {
             /**
              * Format: int32
@@ -459,6 +488,8 @@ export interface components {
             requestId: string;
             /** @description Each invalid field (400 only). */
             errors?: components["schemas"]["ProblemFieldError"][];
+            /** @description Each resource that stopped the whole request (409 of `POST /v1/apply`). */
+            conflicts?: components["schemas"]["ProblemConflict"][];
         };
         AuditEvent: {
             /** Format: int64 */
@@ -707,6 +738,70 @@ export interface components {
              *     ]
              */
             streams: string[];
+        };
+        ApplyScope: {
+            /** @example sales */
+            scopeName: string;
+            /** @description Each stream takes the body of `CreateStreamRequest`, with the defaults of create. */
+            streams?: components["schemas"]["CreateStreamRequest"][];
+            /** @description Created when missing; an existing group that reads other streams is a conflict. */
+            readerGroups?: components["schemas"]["CreateReaderGroupRequest"][];
+        };
+        ApplyDocument: {
+            scopes: components["schemas"]["ApplyScope"][];
+            /** @description Remove, inside each listed scope, the user streams and reader groups not listed. */
+            prune?: boolean;
+        };
+        ApplyFieldDiff: {
+            /**
+             * @description The value now; absent when the field is absent.
+             * @example 1
+             */
+            before?: Record<string, never>;
+            /**
+             * @description The value the document asks for; absent when the field goes.
+             * @example 4
+             */
+            after?: Record<string, never>;
+            /**
+             * @description The field, by its path in the stream's properties.
+             * @example scalingPolicy.minSegments
+             */
+            path: string;
+        };
+        ApplyChange: {
+            /** @enum {string} */
+            action: "create" | "update" | "delete" | "unchanged";
+            /** @enum {string} */
+            kind: "scope" | "stream" | "readerGroup";
+            /**
+             * @description The resource, named as in ACLs.
+             * @example prn::/scope:sales/stream:orders
+             */
+            resource: string;
+            /** @description For an update: each field it changes. */
+            diff?: components["schemas"]["ApplyFieldDiff"][];
+        };
+        ApplySummary: {
+            create: number;
+            update: number;
+            delete: number;
+            unchanged: number;
+        };
+        ApplyResult: {
+            dryRun: boolean;
+            /** @description Whether the changes were made (all of them, in one transaction). */
+            applied: boolean;
+            /** @description One per listed or pruned resource, scopes included. */
+            changes: components["schemas"]["ApplyChange"][];
+            summary: components["schemas"]["ApplySummary"];
+            /** @description Resources that stop the document (never in a 200; see the 409). */
+            conflicts?: components["schemas"]["ProblemConflict"][];
+            /**
+             * @description A strong entity tag over every version the plan read: send it back as `If-Match`.
+             * @example \n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sEbDWbB8\
+             */
+            planVersion: string;
         };
         /**
          * @description The lowest of the contributor's own status and its children's.
@@ -4225,6 +4320,249 @@ export interface operations {
                      *       "code": "SCOPE_NOT_FOUND",
                      *       "detail": "Scope sales does not exist",
                      *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    applyDocument: {
+        parameters: {
+            query?: {
+                /** @description `true`: plan only and change nothing. */
+                dryRun?: boolean;
+            };
+            header?: {
+                /** @description The `planVersion` of a dry run: refuse (412) if anything it read has changed. */
+                "If-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApplyDocument"];
+                "application/yaml": components["schemas"]["ApplyDocument"];
+            };
+        };
+        responses: {
+            /** @description The plan, applied unless `dryRun`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplyResult"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-exists",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "code": "SCOPE_EXISTS",
+                     *       "detail": "Scope sales already exists",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), or the stream is internal and managed by the service (`STREAM_INTERNAL`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:stream-not-sealed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "code": "STREAM_NOT_SEALED",
+                     *       "detail": "Stream sales/orders must be sealed before it is deleted",
+                     *       "instance": "/v1/scopes/sales/streams/orders",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the configured limit (`MAX_BODY_BYTES`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The request body exceeds 1048576 bytes",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not UTF-8 JSON (`application/json` or `application/*+json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The request body must be application/json",
+                     *       "instance": "/v1/scopes",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
                      */

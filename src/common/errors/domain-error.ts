@@ -14,6 +14,12 @@ export type DomainErrorKind =
   | 'forbidden'
   | 'too-many-requests';
 
+/** A resource that stops a whole request, and why (the `conflicts` of a problem document). */
+export interface ResourceConflict {
+  resource: string;
+  message: string;
+}
+
 /** A field of a request that failed validation, named by its path (`scalingPolicy.minSegments`). */
 export interface FieldViolation {
   field: string;
@@ -26,6 +32,8 @@ export abstract class DomainError extends Error {
   abstract readonly code: string;
   /** Seconds after which the same request may succeed (sent as `Retry-After`). */
   readonly retryAfterSeconds?: number;
+  /** Each resource that stopped the request, when there may be several. */
+  readonly conflicts?: ResourceConflict[];
 
   constructor(message: string) {
     super(message);

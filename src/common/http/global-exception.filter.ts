@@ -67,6 +67,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         instance: req.originalUrl,
         requestId: problem.requestId ?? req.id,
         errors: problem.violations,
+        conflicts: problem.conflicts,
       }),
     );
   }

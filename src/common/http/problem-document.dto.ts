@@ -8,6 +8,14 @@ export class ProblemFieldErrorDto {
   message: string;
 }
 
+@ApiSchema({ name: 'ProblemConflict' })
+export class ProblemConflictDto {
+  /** The resource, named as in ACLs. @example "prn::/scope:sales/stream:orders" */
+  resource: string;
+  /** @example "Stream sales/orders is sealed" */
+  message: string;
+}
+
 /**
  * An RFC 9457 problem document, as the global exception filter writes it
  * (`application/problem+json`).
@@ -31,4 +39,6 @@ export class ProblemDocumentDto {
   requestId: string;
   /** Each invalid field (400 only). */
   errors?: ProblemFieldErrorDto[];
+  /** Each resource that stopped the whole request (409 of `POST /v1/apply`). */
+  conflicts?: ProblemConflictDto[];
 }

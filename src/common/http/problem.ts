@@ -4,6 +4,7 @@ import {
   DomainErrorKind,
   FieldViolation,
   InvalidRequestError,
+  ResourceConflict,
 } from '../errors/domain-error';
 import { isDatabaseUnavailable, PgCode, sqlState } from '../errors/postgres-errors';
 
@@ -13,6 +14,7 @@ export interface Problem {
   code: string;
   detail: string;
   violations?: FieldViolation[];
+  conflicts?: ResourceConflict[];
   /** Seconds after which a retry may succeed (503). */
   retryAfter?: number;
   /** Whether the failure is a bug worth logging with its stack. */
@@ -59,6 +61,7 @@ export function toProblem(error: unknown): Problem {
       code: error.code,
       detail: error.message,
       retryAfter: error.retryAfterSeconds,
+      conflicts: error.conflicts,
     };
     if (error instanceof InvalidRequestError) problem.violations = error.violations;
     return problem;

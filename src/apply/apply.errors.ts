@@ -1,0 +1,23 @@
+import { DomainError, ResourceConflict } from '../common/errors/domain-error';
+
+/** Something the document needs stops it: nothing of it is applied. */
+export class ApplyConflictError extends DomainError {
+  readonly kind = 'conflict';
+  readonly code = 'APPLY_CONFLICT';
+
+  constructor(override readonly conflicts: ResourceConflict[]) {
+    super(`Nothing was applied: ${conflicts.map((c) => `${c.resource}: ${c.message}`).join('; ')}`);
+  }
+}
+
+/** The caller lacks the permission of one or more changes (or READ on a listed scope). */
+export class ApplyForbiddenError extends DomainError {
+  readonly kind = 'forbidden';
+  readonly code = 'PERMISSION_DENIED';
+
+  constructor(readonly missing: { permission: string; resource: string }[]) {
+    super(
+      `Nothing was applied; missing: ${missing.map((m) => `${m.permission} on ${m.resource}`).join(', ')}`,
+    );
+  }
+}

@@ -1,0 +1,209 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../audit/actor';
+import { AuditService } from '../audit/audit.service';
+import { Permission } from '../auth/acl';
+import type { Principal } from '../auth/auth.service';
+import { CHANGE_ACCESS, ChangeOperation } from '../auth/needs';
+import { ROOT_RESOURCE, scopeResource } from '../auth/resources';
+import { ifMatchHolds, TagCondition } from '../common/conditional/entity-tag';
+import { PreconditionFailedError } from '../common/conditional/resource-version';
+import { DomainError } from '../common/errors/domain-error';
+import { Operation } from '../common/operations';
+import type { Db } from '../database/db';
+import { InjectDb } from '../database/db';
+import { ReaderGroupsService } from '../reader-groups/reader-groups.service';
+import { ScopesService } from '../scopes/scopes.service';
+import { StreamsService } from '../streams/streams.service';
+import type {
+  ApplyAnswer,
+  ApplyDocument,
+  DesiredStream,
+  Plan,
+  PlannedChange,
+} from './apply-document';
+import { ApplyConflictError, ApplyForbiddenError } from './apply.errors';
+import { toCurrentState } from './current-state';
+import { makePlan } from './plan';
+import { operationsOf, toApplyAnswer } from './plan-answer';
+import { validateApplyDocument } from './validate-apply-document';
+
+export interface ApplyOptions {
+  dryRun: boolean;
+  /** `If-Match`: the planVersion the client saw. */
+  ifMatch?: TagCondition;
+}
+
+/**
+ * Changes run in this order, so each finds what it needs: scopes first, groups after the streams
+ * they read, pruned streams after the pruned groups that read them. Unchanged ones run nothing.
+ */
+const ORDER = [
+  'scope:create',
+  'stream:create',
+  'stream:update',
+  'readerGroup:delete',
+  'readerGroup:create',
+  'stream:delete',
+];
+
+const phaseOf = (change: PlannedChange): number => ORDER.indexOf(`${change.kind}:${change.action}`);
+
+/** The path parameters of a change's resource, to ask for its permission as its route would. */
+function paramsOf(change: PlannedChange): Record<string, string> {
+  const { target } = change;
+  if (target.kind === 'stream')
+    return { scopeName: target.scopeName, streamName: target.streamName };
+  if (target.kind === 'readerGroup')
+    return { scopeName: target.scopeName, readerGroupName: target.readerGroupName };
+  return { scopeName: target.scopeName };
+}
+
+/**
+ * Declarative apply (extensions.md section 5): reads what the document lists, plans with the
+ * pure planner and, unless it is a dry run, runs the whole plan in one transaction through the
+ * features' own operations, so each change is checked and audited as its single request would be.
+ */
+@Injectable()
+export class ApplyService {
+  constructor(
+    @InjectDb() private readonly db: Db,
+    private readonly scopes: ScopesService,
+    private readonly streams: StreamsService,
+    private readonly groups: ReaderGroupsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async apply(
+    actor: Actor,
+    access: Principal | undefined,
+    body: unknown,
+    options: ApplyOptions,
+  ): Promise<ApplyAnswer> {
+    const document = validateApplyDocument(body);
+    try {
+      return await this.db.withTransaction(async () => {
+        // A real apply locks what it reads: its plan stays true until it commits.
+        const plan = makePlan(document, await this.currentState(document, !options.dryRun));
+        if (access) this.assertPermitted(access, document, plan, options);
+        if (!ifMatchHolds(options.ifMatch, plan.planVersion)) {
+          throw new PreconditionFailedError('what the plan read', plan.planVersion);
+        }
+        if (plan.conflicts.length > 0) throw new ApplyConflictError(plan.conflicts);
+        if (!options.dryRun) await this.execute(actor, document, plan);
+        return toApplyAnswer(plan, options.dryRun);
+      });
+    } catch (error) {
+      if (error instanceof ApplyForbiddenError) {
+        await this.audit.denied(actor, {
+          operation: Operation.applyDocument,
+          resource: ROOT_RESOURCE,
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async currentState(document: ApplyDocument, lock: boolean) {
+    const names = document.scopes.map((s) => s.scopeName);
+    const versions = await this.scopes.versionsOf(names, lock);
+    const present = [...versions.keys()];
+    return toCurrentState(
+      versions,
+      await this.streams.userStreamsIn(present, lock),
+      await this.groups.groupsIn(present, lock),
+    );
+  }
+
+  /** READ on each listed scope, and for a real apply the permission of every change's operation. */
+  private assertPermitted(
+    access: Principal,
+    document: ApplyDocument,
+    plan: Plan,
+    options: ApplyOptions,
+  ): void {
+    const needed = document.scopes.map((s) => ({
+      permission: Permission.READ,
+      resource: scopeResource(s.scopeName),
+    }));
+    if (!options.dryRun) {
+      for (const change of plan.changes) {
+        for (const operation of operationsOf(change)) {
+          const rule = CHANGE_ACCESS[operation];
+          needed.push({ permission: rule.permission, resource: rule.resource(paramsOf(change)) });
+        }
+      }
+    }
+    const seen = new Set<string>();
+    const missing = needed.filter(({ permission, resource }) => {
+      const key = `${permission} ${resource}`;
+      if (seen.has(key) || access.allows(resource, permission)) return false;
+      seen.add(key);
+      return true;
+    });
+    if (missing.length > 0) throw new ApplyForbiddenError(missing);
+  }
+
+  private async execute(actor: Actor, document: ApplyDocument, plan: Plan): Promise<void> {
+    const desired = new Map<string, DesiredStream>();
+    for (const scope of document.scopes) {
+      for (const stream of scope.streams ?? []) {
+        desired.set(`${scope.scopeName}/${stream.streamName}`, stream);
+      }
+    }
+    const ordered = [...plan.changes].sort((a, b) => phaseOf(a) - phaseOf(b));
+    for (const change of ordered) {
+      for (const operation of operationsOf(change)) {
+        await this.run(actor, operation, change, desired).catch((error: unknown) => {
+          // A change its single request would refuse (a stream a group reads is missing, a
+          // stream still read by another group) stops the document, naming the resource.
+          if (error instanceof DomainError && error.kind !== 'invalid') {
+            throw new ApplyConflictError([{ resource: change.resource, message: error.message }]);
+          }
+          throw error;
+        });
+      }
+    }
+    await this.audit.changed(actor, {
+      operation: Operation.applyDocument,
+      resource: ROOT_RESOURCE,
+      after: { summary: plan.summary, planVersion: plan.planVersion, prune: !!document.prune },
+    });
+  }
+
+  private async run(
+    actor: Actor,
+    operation: ChangeOperation,
+    change: PlannedChange,
+    desired: Map<string, DesiredStream>,
+  ): Promise<unknown> {
+    const { target } = change;
+    switch (operation) {
+      case 'createScope':
+        return this.scopes.create(actor, target.scopeName);
+      case 'createStream':
+      case 'updateStream': {
+        if (target.kind !== 'stream') break;
+        const stream = desired.get(`${target.scopeName}/${target.streamName}`)!;
+        return operation === 'createStream'
+          ? this.streams.create(actor, target.scopeName, stream)
+          : this.streams.update(actor, target.scopeName, target.streamName, stream);
+      }
+      case 'updateStreamState':
+        if (target.kind !== 'stream') break;
+        return this.streams.seal(actor, target.scopeName, target.streamName);
+      case 'deleteStream':
+        if (target.kind !== 'stream') break;
+        return this.streams.delete(actor, target.scopeName, target.streamName);
+      case 'createReaderGroup':
+        if (target.kind !== 'readerGroup') break;
+        return this.groups.create(actor, target.scopeName, {
+          readerGroupName: target.readerGroupName,
+          streams: target.streams!,
+        });
+      case 'deleteReaderGroup':
+        if (target.kind !== 'readerGroup') break;
+        return this.groups.delete(actor, target.scopeName, target.readerGroupName);
+    }
+    throw new Error(`${operation} does not apply to a ${target.kind}`);
+  }
+}

@@ -1,0 +1,141 @@
+import { Client } from 'pg';
+import { brokenInvariants } from './support/invariants';
+import { freePort, ServiceProcess } from './support/service-process';
+import { createTestDatabase } from './support/test-database';
+
+jest.setTimeout(180_000);
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown> & { summary?: Record<string, number>; planVersion?: string };
+}
+
+/** extensions.md section 5 under concurrency: two service processes on one database. */
+describe('Declarative apply across two instances (e2e)', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let services: ServiceProcess[];
+  let sql: Client;
+
+  const call = async (
+    service: ServiceProcess,
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> => {
+    const res = await fetch(`${service.baseUrl}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Answer['body']) : {} };
+  };
+  const apply = (service: ServiceProcess, document: unknown, headers?: Record<string, string>) =>
+    call(service, 'POST', '/v1/apply', document, headers);
+  const fixed = (minSegments: number) => ({ type: 'FIXED_NUM_SEGMENTS', minSegments });
+  const names = (prefix: string, count: number): string[] =>
+    Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    services = await Promise.all(
+      [0, 1].map(async () =>
+        ServiceProcess.start({ PORT: String(await freePort()), DATABASE_URL: database.url }),
+      ),
+    );
+    await Promise.all(services.map((service) => service.ready()));
+    sql = new Client({ connectionString: database.url });
+    await sql.connect();
+  });
+  afterEach(async () => {
+    expect(
+      await brokenInvariants(async (text) => (await sql.query<Record<string, unknown>>(text)).rows),
+    ).toEqual([]);
+  });
+  afterAll(async () => {
+    await sql.end();
+    await Promise.all(services.map((service) => service.stop()));
+    await database.drop();
+  });
+
+  it('runs two applies of one document one after the other: the creates happen once', async () => {
+    const [a, b] = services;
+    expect((await call(a, 'POST', '/v1/scopes', { scopeName: 'shared' })).status).toBe(201);
+    const document = {
+      scopes: [
+        { scopeName: 'shared', streams: names('s', 30).map((streamName) => ({ streamName })) },
+      ],
+    };
+    const answers = await Promise.all([apply(a, document), apply(b, document)]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const creates = answers.map((answer) => answer.body.summary!.create).sort();
+    expect(creates).toEqual([0, 30]);
+    const audited = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_events
+        WHERE operation = 'createStream' AND resource LIKE 'prn::/scope:shared/%'`,
+    );
+    expect(audited.rows[0].n).toBe(30);
+  });
+
+  it('lets single edits and an apply interleave without losing either: the last to commit wins', async () => {
+    const [a, b] = services;
+    const streams = names('e', 10);
+    expect((await call(a, 'POST', '/v1/scopes', { scopeName: 'edited' })).status).toBe(201);
+    const initial = {
+      scopes: [{ scopeName: 'edited', streams: streams.map((streamName) => ({ streamName })) }],
+    };
+    expect((await apply(a, initial)).status).toBe(200);
+
+    const document = {
+      scopes: [
+        {
+          scopeName: 'edited',
+          streams: streams.map((streamName) => ({ streamName, scalingPolicy: fixed(3) })),
+        },
+      ],
+    };
+    const edits = streams.map((name) =>
+      call(b, 'PUT', `/v1/scopes/edited/streams/${name}`, { scalingPolicy: fixed(2) }),
+    );
+    const [applied, ...edited] = await Promise.all([apply(a, document), ...edits]);
+    expect(applied.status).toBe(200);
+    expect(edited.map((answer) => answer.status)).toEqual(streams.map(() => 200));
+
+    // Whatever the order, each stream shows what its last audited change says.
+    for (const name of streams) {
+      const shown = await fetch(`${b.baseUrl}/v1/scopes/edited/streams/${name}`);
+      const property = (await shown.json()) as { scalingPolicy: { minSegments: number } };
+      const last = await sql.query<{ after: { scalingPolicy: { minSegments: number } } }>(
+        `SELECT after FROM audit_events WHERE operation = 'updateStream' AND resource = $1
+          ORDER BY id DESC LIMIT 1`,
+        [`prn::/scope:edited/stream:${name}`],
+      );
+      expect(property.scalingPolicy.minSegments).toBe(last.rows[0].after.scalingPolicy.minSegments);
+    }
+  });
+
+  it('lets exactly one of two applies with the same If-Match win', async () => {
+    const [a, b] = services;
+    expect((await call(a, 'POST', '/v1/scopes', { scopeName: 'raced' })).status).toBe(201);
+    const base = { scopes: [{ scopeName: 'raced', streams: [{ streamName: 'x' }] }] };
+    expect((await apply(a, base)).status).toBe(200);
+    const plan = await call(a, 'POST', '/v1/apply?dryRun=true', base);
+    const version = plan.body.planVersion!;
+    const wants = (minSegments: number) => ({
+      scopes: [
+        { scopeName: 'raced', streams: [{ streamName: 'x', scalingPolicy: fixed(minSegments) }] },
+      ],
+    });
+    const answers = await Promise.all([
+      apply(a, wants(2), { 'If-Match': version }),
+      apply(b, wants(5), { 'If-Match': version }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+    const winner = answers[0].status === 200 ? 2 : 5;
+    const shown = await fetch(`${a.baseUrl}/v1/scopes/raced/streams/x`);
+    expect(
+      ((await shown.json()) as { scalingPolicy: { minSegments: number } }).scalingPolicy,
+    ).toEqual(fixed(winner));
+  });
+});
