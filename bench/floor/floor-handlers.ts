@@ -28,8 +28,8 @@ import {
   StreamConfiguration,
   toStreamConfiguration,
 } from '../../src/streams/stream-configuration';
-import type { StreamRecord } from '../../src/streams/stream-record';
-import { configurationColumns, toStreamProperty } from '../../src/streams/stream.mapper';
+import { configurationColumns, streamOf, StreamRow } from '../../src/streams/stream-columns';
+import { toStreamProperty } from '../../src/streams/stream.mapper';
 
 // int8 arrives as a number, as the service's entities convert it (every stored value is safe).
 types.setTypeParser(types.builtins.INT8, Number);
@@ -48,7 +48,7 @@ const pool = new Pool({
   application_name: 'tributary-floor',
 });
 
-/** The stream columns, named as the entity's properties so the service's renderer takes them. */
+/** The stream columns, named as the properties the service's row reader (`streamOf`) takes. */
 const STREAM_COLUMNS = `scope_name AS "scopeName", name, scaling_type AS "scalingType",
   min_segments AS "minSegments", target_rate AS "targetRate", scale_factor AS "scaleFactor",
   retention_type AS "retentionType", retention_min AS "retentionMin",
@@ -235,7 +235,10 @@ function configurationValues(config: StreamConfiguration): unknown[] {
 }
 
 const rendered = (scope: string, name: string, config: StreamConfiguration) =>
-  toStreamProperty({ scopeName: scope, name, ...configurationColumns(config) } as StreamRecord);
+  toStreamProperty({ scopeName: scope, name, state: 'ACTIVE', configuration: config });
+
+/** A selected row rendered as the service renders a stream (the floor selects no state). */
+const renderedRow = (row: StreamRow) => toStreamProperty(streamOf(row));
 
 /** A stream, its companion and the epoch 0 of each, in the caller's transaction. */
 async function insertWithCompanion(
@@ -269,15 +272,15 @@ export async function getScope(scope: string): Promise<unknown> {
 
 export async function listStreams(scope: string, tag?: string): Promise<unknown> {
   const streams = tag
-    ? await query<StreamRecord>('streamsByTag', [scope, tag])
-    : await query<StreamRecord>('streams', [scope]);
+    ? await query<StreamRow>('streamsByTag', [scope, tag])
+    : await query<StreamRow>('streams', [scope]);
   if (streams.length === 0) await assertScope(scope);
-  return { streams: streams.map(toStreamProperty) };
+  return { streams: streams.map(renderedRow) };
 }
 
 export async function getStream(scope: string, name: string): Promise<unknown> {
-  const [found] = await query<StreamRecord>('stream', [scope, name]);
-  return found ? toStreamProperty(found) : notFound();
+  const [found] = await query<StreamRow>('stream', [scope, name]);
+  return found ? renderedRow(found) : notFound();
 }
 
 export async function createStream(scope: string, body: Body, caller: Caller): Promise<unknown> {
@@ -296,7 +299,7 @@ export async function createStream(scope: string, body: Body, caller: Caller): P
   return created;
 }
 
-type LockedStream = StreamRecord & { epoch: number; createdAt: number; active: number[] };
+type LockedStream = StreamRow & { epoch: number; createdAt: number; active: number[] };
 
 export async function updateStream(
   scope: string,
@@ -321,7 +324,7 @@ export async function updateStream(
     await audit(tx, caller, {
       operation: 'updateStream',
       resource: streamResource(scope, name),
-      before: toStreamProperty(stream),
+      before: renderedRow(stream),
       after,
     });
   });

@@ -1,5 +1,5 @@
 import { toStreamConfiguration } from '../streams/stream-configuration';
-import { configurationColumns, toStreamProperty } from '../streams/stream.mapper';
+import { toStreamProperty } from '../streams/stream.mapper';
 import type { StreamPropertyDto } from '../streams/dto/stream-property.dto';
 import type { DesiredStream, StreamConfigurationView } from './apply-document';
 
@@ -11,12 +11,11 @@ export function renderDesiredStream(
   scopeName: string,
   stream: DesiredStream,
 ): StreamConfigurationView {
-  const columns = configurationColumns(toStreamConfiguration(stream));
   const property = toStreamProperty({
     scopeName,
     name: stream.streamName,
     state: 'ACTIVE',
-    ...columns,
+    configuration: toStreamConfiguration(stream),
   });
   const view: Partial<StreamPropertyDto> = { ...property };
   delete view.scopeName;

@@ -9,14 +9,9 @@ import { ScopeNotFoundError } from '../scopes/scope.errors';
 import { INTERNAL_STREAM_CONFIGURATION, StreamConfiguration } from './stream-configuration';
 import { StreamFilter } from './stream-filter';
 import { StreamExistsError } from './stream.errors';
-import { configurationColumns } from './stream.mapper';
-import type { ConfigurationColumns, StreamRecord } from './stream-record';
-
-type BigintColumn =
-  'retentionMin' | 'retentionMax' | 'rolloverSizeBytes' | 'timestampAggregationTimeout';
-
-/** A row as PostgreSQL sends it: `bigint` arrives as a string. */
-type StreamRow = Omit<StreamRecord, BigintColumn> & Record<BigintColumn, string | null>;
+import type { Stream } from './stream';
+import { configurationColumns, streamOf } from './stream-columns';
+import type { ConfigurationColumns, StreamRow } from './stream-columns';
 
 const SELECT_STREAMS = `SELECT scope_name AS "scopeName", name, state, scaling_type AS "scalingType",
     min_segments AS "minSegments", target_rate AS "targetRate", scale_factor AS "scaleFactor",
@@ -72,16 +67,6 @@ const configurationValues = (columns: ConfigurationColumns): unknown[] =>
 const placeholders = (first: number, count: number): string =>
   Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
 
-const int64 = (value: string | null): number | null => (value === null ? null : Number(value));
-
-const toRecord = (row: StreamRow): StreamRecord => ({
-  ...row,
-  retentionMin: int64(row.retentionMin),
-  retentionMax: int64(row.retentionMax),
-  rolloverSizeBytes: Number(row.rolloverSizeBytes),
-  timestampAggregationTimeout: Number(row.timestampAggregationTimeout),
-});
-
 interface EpochRow {
   epoch: number;
   created_at: string;
@@ -126,30 +111,30 @@ const toSegment = (row: SegmentRow): SegmentRecord => ({
 export class StreamsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  async findOne(scope: string, name: string): Promise<StreamRecord | undefined> {
+  async findOne(scope: string, name: string): Promise<Stream | undefined> {
     const [row] = await this.db.tx.query<StreamRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND name = $2`,
       [scope, name],
     );
-    return row && toRecord(row);
+    return row && streamOf(row);
   }
 
   /** Reads the stream and locks its row until the current transaction ends. */
-  async lockOne(scope: string, name: string): Promise<StreamRecord | undefined> {
+  async lockOne(scope: string, name: string): Promise<Stream | undefined> {
     const [row] = await this.db.tx.query<StreamRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND name = $2 FOR UPDATE`,
       [scope, name],
     );
-    return row && toRecord(row);
+    return row && streamOf(row);
   }
 
   /** The streams of a scope the filter selects, by name: one query, whatever their number. */
-  async findByScope(scope: string, filter: StreamFilter): Promise<StreamRecord[]> {
+  async findByScope(scope: string, filter: StreamFilter): Promise<Stream[]> {
     const rows = await this.db.tx.query<StreamRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND ${WHERE_FILTER[filter.kind]} ORDER BY name`,
       filter.kind === 'tag' ? [scope, filter.tag] : [scope],
     );
-    return rows.map(toRecord);
+    return rows.map(streamOf);
   }
 
   async exists(scope: string, name: string): Promise<boolean> {
@@ -169,7 +154,7 @@ export class StreamsRepository {
     name: string,
     config: StreamConfiguration,
     ownerReaderGroup: string | null = null,
-  ): Promise<StreamRecord> {
+  ): Promise<Stream> {
     const columns = configurationColumns(config);
     const mark = markStreamName(name);
     await translateViolations(
@@ -191,7 +176,7 @@ export class StreamsRepository {
     const now = Date.now();
     await this.addEpoch(scope, name, 0, config.scaling.minSegments, now);
     await this.addEpoch(scope, mark, 0, INTERNAL_STREAM_CONFIGURATION.scaling.minSegments, now);
-    return { scopeName: scope, name, state: 'ACTIVE', ...columns };
+    return { scopeName: scope, name, state: 'ACTIVE', configuration: config };
   }
 
   /** Inserts active streams in one statement (a stream and its companion go in together). */

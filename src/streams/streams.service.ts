@@ -23,14 +23,14 @@ import {
   toStreamConfiguration,
 } from './stream-configuration';
 import { StreamFilter } from './stream-filter';
-import type { StreamRecord } from './stream-record';
+import type { Stream } from './stream';
 import {
   InternalStreamError,
   StreamNotFoundError,
   StreamNotSealedError,
   StreamSealedError,
 } from './stream.errors';
-import { configurationColumns, toStreamProperty } from './stream.mapper';
+import { toStreamProperty } from './stream.mapper';
 import { StreamsRepository } from './streams.repository';
 
 @Injectable()
@@ -88,7 +88,7 @@ export class StreamsService {
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
       await this.streams.updateConfiguration(scope, name, config);
       await this.applyScaling(scope, name, config);
-      const after = toStreamProperty({ ...stream, ...configurationColumns(config) });
+      const after = toStreamProperty({ ...stream, configuration: config });
       await this.audit.changed(actor, {
         operation: Operation.updateStream,
         resource: streamResource(scope, name),
@@ -165,7 +165,7 @@ export class StreamsService {
   private changeUserStream<T>(
     scope: string,
     name: string,
-    change: (stream: StreamRecord) => Promise<T>,
+    change: (stream: Stream) => Promise<T>,
   ): Promise<T> {
     return this.scopes.within(scope, () =>
       this.db.withTransaction(async () => {
