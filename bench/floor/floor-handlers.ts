@@ -30,8 +30,8 @@ import {
   StreamConfiguration,
   toStreamConfiguration,
 } from '../../src/streams/stream-configuration';
-import type { StreamRecord } from '../../src/streams/stream-record';
-import { configurationColumns, toStreamProperty } from '../../src/streams/stream.mapper';
+import { configurationColumns, streamOf, StreamRow } from '../../src/streams/stream-columns';
+import { toStreamProperty } from '../../src/streams/stream.mapper';
 
 // int8 arrives as a number, as the service's entities convert it (every stored value is safe).
 types.setTypeParser(types.builtins.INT8, Number);
@@ -50,7 +50,7 @@ const pool = new Pool({
   application_name: 'tributary-floor',
 });
 
-/** The stream columns, named as the entity's properties so the service's renderer takes them. */
+/** The stream columns, named as the properties the service's row reader (`streamOf`) takes. */
 const STREAM_COLUMNS = `scope_name AS "scopeName", name, scaling_type AS "scalingType",
   min_segments AS "minSegments", target_rate AS "targetRate", scale_factor AS "scaleFactor",
   retention_type AS "retentionType", retention_min AS "retentionMin",
@@ -242,7 +242,10 @@ function configurationValues(config: StreamConfiguration): unknown[] {
 }
 
 const rendered = (scope: string, name: string, config: StreamConfiguration) =>
-  toStreamProperty({ scopeName: scope, name, ...configurationColumns(config) } as StreamRecord);
+  toStreamProperty({ scopeName: scope, name, state: 'ACTIVE', configuration: config });
+
+/** A selected row rendered as the service renders a stream (the floor selects no state). */
+const renderedRow = (row: StreamRow) => toStreamProperty(streamOf(row));
 
 /** A stream, its companion and the epoch 0 of each, in the caller's transaction. */
 async function insertWithCompanion(
@@ -301,8 +304,8 @@ async function streamsPage(scope: string, tag: string | undefined, page: PagePar
     }
   }
   const rows = tag
-    ? await query<StreamRecord>('streamsByTagPage', [scope, after, limit + 1, tag])
-    : await query<StreamRecord>('streamsPage', [scope, after, limit + 1]);
+    ? await query<StreamRow>('streamsByTagPage', [scope, after, limit + 1, tag])
+    : await query<StreamRow>('streamsPage', [scope, after, limit + 1]);
   const items = rows.slice(0, limit);
   const more = rows.length > limit;
   return {
@@ -324,23 +327,23 @@ export async function listStreams(
 ): Promise<unknown> {
   if (page.limit === undefined && page.continuationToken === undefined) {
     const streams = tag
-      ? await query<StreamRecord>('streamsByTag', [scope, tag])
-      : await query<StreamRecord>('streams', [scope]);
+      ? await query<StreamRow>('streamsByTag', [scope, tag])
+      : await query<StreamRow>('streams', [scope]);
     if (streams.length === 0) await assertScope(scope);
-    return { streams: streams.map(toStreamProperty) };
+    return { streams: streams.map(renderedRow) };
   }
   const { streams, continuationToken } = await streamsPage(scope, tag, page);
   if (streams.length === 0) await assertScope(scope);
   const body: { streams: unknown[]; continuationToken?: string } = {
-    streams: streams.map(toStreamProperty),
+    streams: streams.map(renderedRow),
   };
   if (continuationToken !== undefined) body.continuationToken = continuationToken;
   return body;
 }
 
 export async function getStream(scope: string, name: string): Promise<unknown> {
-  const [found] = await query<StreamRecord>('stream', [scope, name]);
-  return found ? toStreamProperty(found) : notFound();
+  const [found] = await query<StreamRow>('stream', [scope, name]);
+  return found ? renderedRow(found) : notFound();
 }
 
 export async function createStream(scope: string, body: Body, caller: Caller): Promise<unknown> {
@@ -359,7 +362,7 @@ export async function createStream(scope: string, body: Body, caller: Caller): P
   return created;
 }
 
-type LockedStream = StreamRecord & { epoch: number; createdAt: number; active: number[] };
+type LockedStream = StreamRow & { epoch: number; createdAt: number; active: number[] };
 
 export async function updateStream(
   scope: string,
@@ -384,7 +387,7 @@ export async function updateStream(
     await audit(tx, caller, {
       operation: 'updateStream',
       resource: streamResource(scope, name),
-      before: toStreamProperty(stream),
+      before: renderedRow(stream),
       after,
     });
   });

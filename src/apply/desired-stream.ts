@@ -1,5 +1,5 @@
 import { toStreamConfiguration } from '../streams/stream-configuration';
-import { configurationColumns, toStreamProperty } from '../streams/stream.mapper';
+import { toStreamProperty } from '../streams/stream.mapper';
 import type { StreamPropertyDto } from '../streams/dto/stream-property.dto';
 import type { DesiredStream, StreamConfigurationView } from './apply-document';
 
@@ -19,8 +19,12 @@ export function renderDesiredStream(
   scopeName: string,
   stream: DesiredStream,
 ): StreamConfigurationView {
-  const columns = configurationColumns(toStreamConfiguration(stream));
   return configurationView(
-    toStreamProperty({ scopeName, name: stream.streamName, state: 'ACTIVE', ...columns }),
+    toStreamProperty({
+      scopeName,
+      name: stream.streamName,
+      state: 'ACTIVE',
+      configuration: toStreamConfiguration(stream),
+    }),
   );
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../database/db';
 import { INTERNAL_STREAM_CONFIGURATION, toStreamConfiguration } from './stream-configuration';
-import { configurationColumns } from './stream.mapper';
+import { configurationColumns } from './stream-columns';
 import { StreamsRepository } from './streams.repository';
 
 /** A stand-in for the data source and a transaction: records each statement and its values. */
@@ -121,7 +121,7 @@ describe('StreamsRepository', () => {
     );
   });
 
-  it('reads int64 columns as numbers', async () => {
+  it('reads a row into a stream, int64 columns as numbers', async () => {
     const row = {
       scopeName: 'scope',
       name: 's',
@@ -139,11 +139,17 @@ describe('StreamsRepository', () => {
     };
     const { repository } = recorder([{ ...row, created: '1700000000000000', version: '12' }]);
     await expect(repository.findOne('scope', 's')).resolves.toEqual({
-      ...row,
+      scopeName: 'scope',
+      name: 's',
+      state: 'ACTIVE',
+      configuration: {
+        scaling: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1 },
+        retention: { type: 'LIMITED_DAYS', min: 1440 },
+        tags: [],
+        rolloverSizeBytes: Number.MAX_SAFE_INTEGER,
+        timestampAggregationTimeout: 0,
+      },
       revision: { created: '1700000000000000', version: '12' },
-      retentionMin: 1440,
-      rolloverSizeBytes: Number.MAX_SAFE_INTEGER,
-      timestampAggregationTimeout: 0,
     });
   });
 });

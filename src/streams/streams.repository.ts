@@ -12,16 +12,17 @@ import { ScopeNotFoundError } from '../scopes/scope.errors';
 import { INTERNAL_STREAM_CONFIGURATION, StreamConfiguration } from './stream-configuration';
 import { StreamFilter } from './stream-filter';
 import { StreamExistsError } from './stream.errors';
-import { configurationColumns } from './stream.mapper';
-import type { ConfigurationColumns, StreamRecord, StreamTimes } from './stream-record';
+import type { Stream, StreamTimes } from './stream';
+import { configurationColumns, streamOf } from './stream-columns';
+import type { ConfigurationColumns, StreamRow } from './stream-columns';
 
-type BigintColumn =
-  'retentionMin' | 'retentionMax' | 'rolloverSizeBytes' | 'timestampAggregationTimeout';
+/** A row as selected: the stream's columns and its version. */
+type VersionedRow = StreamRow & ResourceVersion;
 
-/** A row as PostgreSQL sends it: `bigint` arrives as a string. */
-type StreamRow = Omit<StreamRecord, BigintColumn | 'revision'> &
-  Record<BigintColumn, string | null> &
-  ResourceVersion;
+const toStream = ({ created, version, ...row }: VersionedRow): Stream => ({
+  ...streamOf(row),
+  revision: { created, version },
+});
 
 const STREAM_COLUMNS = `scope_name AS "scopeName", name, state, scaling_type AS "scalingType",
     min_segments AS "minSegments", target_rate AS "targetRate", scale_factor AS "scaleFactor",
@@ -82,19 +83,8 @@ const configurationValues = (columns: ConfigurationColumns): unknown[] =>
 const placeholders = (first: number, count: number): string =>
   Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
 
-const int64 = (value: string | null): number | null => (value === null ? null : Number(value));
-
-const toRecord = ({ created, version, ...row }: StreamRow): StreamRecord => ({
-  ...row,
-  revision: { created, version },
-  retentionMin: int64(row.retentionMin),
-  retentionMax: int64(row.retentionMax),
-  rolloverSizeBytes: Number(row.rolloverSizeBytes),
-  timestampAggregationTimeout: Number(row.timestampAggregationTimeout),
-});
-
 /** A stream with what describing it adds: its times and the groups that read it. */
-export type DescribedStream = StreamRecord & StreamTimes & { readerGroups: string[] };
+export type DescribedStream = Stream & StreamTimes & { readerGroups: string[] };
 
 type DescribedRow = Record<keyof StreamTimes, string> & { readerGroups: string[] };
 
@@ -142,53 +132,49 @@ const toSegment = (row: SegmentRow): SegmentRecord => ({
 export class StreamsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  async findOne(scope: string, name: string): Promise<StreamRecord | undefined> {
-    const [row] = await this.db.tx.query<StreamRow[]>(
+  async findOne(scope: string, name: string): Promise<Stream | undefined> {
+    const [row] = await this.db.tx.query<VersionedRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND name = $2`,
       [scope, name],
     );
-    return row && toRecord(row);
+    return row && toStream(row);
   }
 
   /** Reads the stream and locks its row until the current transaction ends. */
-  async lockOne(scope: string, name: string): Promise<StreamRecord | undefined> {
-    const [row] = await this.db.tx.query<StreamRow[]>(
+  async lockOne(scope: string, name: string): Promise<Stream | undefined> {
+    const [row] = await this.db.tx.query<VersionedRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND name = $2 FOR UPDATE`,
       [scope, name],
     );
-    return row && toRecord(row);
+    return row && toStream(row);
   }
 
   /**
    * The streams of a scope the filter selects, by name: all of them, or a page after a name.
    * One query, a range scan of the filter's name index whatever the page's position.
    */
-  async findByScope(
-    scope: string,
-    filter: StreamFilter,
-    page?: Keyset<string>,
-  ): Promise<StreamRecord[]> {
+  async findByScope(scope: string, filter: StreamFilter, page?: Keyset<string>): Promise<Stream[]> {
     const params: unknown[] = filter.kind === 'tag' ? [scope, filter.tag] : [scope];
     const after = page?.after === undefined ? '' : `AND name > $${params.push(page.after)}`;
-    const rows = await this.db.tx.query<StreamRow[]>(
+    const rows = await this.db.tx.query<VersionedRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = $1 AND ${WHERE_FILTER[filter.kind]} ${after}
         ORDER BY name LIMIT $${params.push(page?.take ?? null)}`,
       params,
     );
-    return rows.map(toRecord);
+    return rows.map(toStream);
   }
 
   /**
    * The user streams of several scopes, by scope and name. With `lock`, they cannot change
    * until the current transaction ends.
    */
-  async findUserStreamsIn(scopes: string[], lock: boolean): Promise<StreamRecord[]> {
-    const rows = await this.db.tx.query<StreamRow[]>(
+  async findUserStreamsIn(scopes: string[], lock: boolean): Promise<Stream[]> {
+    const rows = await this.db.tx.query<VersionedRow[]>(
       `${SELECT_STREAMS} WHERE scope_name = ANY($1::text[]) AND ${WHERE_FILTER.user}
         ORDER BY scope_name, name${lock ? ' FOR NO KEY UPDATE' : ''}`,
       [scopes],
     );
-    return rows.map(toRecord);
+    return rows.map(toStream);
   }
 
   async exists(scope: string, name: string): Promise<boolean> {
@@ -208,7 +194,7 @@ export class StreamsRepository {
     name: string,
     config: StreamConfiguration,
     ownerReaderGroup: string | null = null,
-  ): Promise<StreamRecord> {
+  ): Promise<Stream> {
     const columns = configurationColumns(config);
     const mark = markStreamName(name);
     const [revision] = await translateViolations(
@@ -230,7 +216,7 @@ export class StreamsRepository {
     const now = Date.now();
     await this.addEpoch(scope, name, 0, config.scaling.minSegments, now);
     await this.addEpoch(scope, mark, 0, INTERNAL_STREAM_CONFIGURATION.scaling.minSegments, now);
-    return { scopeName: scope, name, state: 'ACTIVE', revision, ...columns };
+    return { scopeName: scope, name, state: 'ACTIVE', revision, configuration: config };
   }
 
   /**
@@ -284,7 +270,7 @@ export class StreamsRepository {
    * (`scope/group`, by name), in one query.
    */
   async findDescribed(scope: string, name: string): Promise<DescribedStream | undefined> {
-    const [row] = await this.db.tx.query<(StreamRow & DescribedRow)[]>(
+    const [row] = await this.db.tx.query<(VersionedRow & DescribedRow)[]>(
       `SELECT ${STREAM_COLUMNS},
               (extract(epoch FROM created_at) * 1000)::bigint AS "createdAt",
               (extract(epoch FROM updated_at) * 1000)::bigint AS "updatedAt",
@@ -297,7 +283,7 @@ export class StreamsRepository {
     if (!row) return undefined;
     const { createdAt, updatedAt, readerGroups, ...stream } = row;
     return {
-      ...toRecord(stream),
+      ...toStream(stream),
       createdAt: Number(createdAt),
       updatedAt: Number(updatedAt),
       readerGroups,

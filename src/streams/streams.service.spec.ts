@@ -2,7 +2,7 @@ import { ACTOR, fakeAudit, fakeDb } from '../../test/support/fake-db';
 import { PreconditionFailedError } from '../common/conditional/resource-version';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
 import { ScopesService } from '../scopes/scopes.service';
-import type { StreamRecord } from './stream-record';
+import type { Stream } from './stream';
 import {
   InternalStreamError,
   StreamNotFoundError,
@@ -13,20 +13,16 @@ import type { CurrentEpoch, StreamsRepository } from './streams.repository';
 import { StreamsService } from './streams.service';
 import type { Paginator } from '../common/pagination/paginator';
 
-const STORED: StreamRecord = {
+const STORED: Stream = {
   scopeName: 's',
   name: 't',
   state: 'ACTIVE',
-  scalingType: 'FIXED_NUM_SEGMENTS',
-  minSegments: 2,
-  targetRate: null,
-  scaleFactor: null,
-  retentionType: null,
-  retentionMin: null,
-  retentionMax: null,
-  tags: [],
-  rolloverSizeBytes: 0,
-  timestampAggregationTimeout: 0,
+  configuration: {
+    scaling: { type: 'FIXED_NUM_SEGMENTS', minSegments: 2 },
+    tags: [],
+    rolloverSizeBytes: 0,
+    timestampAggregationTimeout: 0,
+  },
   revision: { created: '1700000000000000', version: '4' },
 };
 const NEXT = { created: '1700000000000000', version: '5' };
@@ -38,7 +34,7 @@ const NO_PAGES = {} as Paginator;
 function setUp({
   stored = STORED,
   scopeExists = true,
-}: { stored?: StreamRecord | null; scopeExists?: boolean } = {}) {
+}: { stored?: Stream | null; scopeExists?: boolean } = {}) {
   const stream = stored ?? undefined;
   const calls: string[] = [];
   const epoch: CurrentEpoch = { epoch: 3, timestamp: 1000, activeSegments: [7, 8] };

@@ -37,14 +37,14 @@ import {
 } from './stream-configuration';
 import { toStreamDescription } from './stream-description';
 import { StreamFilter } from './stream-filter';
-import type { StreamRecord } from './stream-record';
+import type { Stream } from './stream';
 import {
   InternalStreamError,
   StreamNotFoundError,
   StreamNotSealedError,
   StreamSealedError,
 } from './stream.errors';
-import { configurationColumns, toStreamProperty } from './stream.mapper';
+import { toStreamProperty } from './stream.mapper';
 import { CurrentEpoch, StreamsRepository } from './streams.repository';
 
 /** A stream of a listing of several scopes. */
@@ -149,7 +149,7 @@ export class StreamsService {
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
       const revision = await this.streams.updateConfiguration(scope, name, config);
       await this.applyScaling(scope, name, config);
-      const after = toStreamProperty({ ...stream, ...configurationColumns(config) });
+      const after = toStreamProperty({ ...stream, configuration: config });
       await this.audit.changed(actor, {
         operation: Operation.updateStream,
         resource: streamResource(scope, name),
@@ -270,7 +270,7 @@ export class StreamsService {
     scope: string,
     name: string,
     condition: TagCondition | undefined,
-    change: (stream: StreamRecord) => Promise<T>,
+    change: (stream: Stream) => Promise<T>,
   ): Promise<T> {
     return this.scopes.within(scope, () =>
       this.db.withTransaction(async () => {

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ApiInt32, ApiInt64 } from '../../common/http/api-formats';
 import { SegmentDto } from '../../scaling/dto/scaling-event-list.dto';
-import type { StreamState } from '../stream-record';
+import type { StreamState } from '../stream';
 import { StreamPropertyDto } from './stream-property.dto';
 
 /** Everything about one stream in one answer (extension). */
