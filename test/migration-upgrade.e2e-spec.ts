@@ -182,11 +182,16 @@ describe.each(earlierPoints)('Upgrading a database of release point %i to head (
     expect(events.body.scalingEvents).toHaveLength(1);
     expect(events.body.scalingEvents[0].segmentList).toHaveLength(2);
 
-    // ... and changes them as it would new ones.
-    await t.http
+    // Rows from before versions existed start at version 1, as new ones do.
+    expect(orders.headers.etag).toMatch(/^"\d+\.1"$/);
+
+    // ... and changes them as it would new ones, conditions included.
+    const updated = await t.http
       .put('/v1/scopes/old/streams/orders')
+      .set('If-Match', orders.headers.etag)
       .send({ scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 4 } })
       .expect(200);
+    expect(updated.headers.etag).toBe(orders.headers.etag.replace('.1"', '.2"'));
     const rescaled = await t.http
       .get('/v1/scopes/old/streams/orders/scaling-events')
       .query({ from: 0, to: Number.MAX_SAFE_INTEGER })
