@@ -160,18 +160,21 @@ describe('tributary CLI (e2e)', () => {
       });
     });
 
-    it('tells the service answer when it cannot describe a stream (2)', async () => {
-      const run = await cli(['streams', 'describe', 'st', 'orders']);
-      // Until the describe route exists (extensions.md section 4) the service answers 404.
-      if (run.code === 0) {
-        expect(JSON.parse(run.stdout)).toMatchObject({ scopeName: 'st', streamName: 'orders' });
-      } else {
-        expect(run.code).toBe(2);
-        expect(run.stderr).toContain('does not describe streams');
-      }
+    it('describes a stream, and answers 2 for a missing one', async () => {
+      const run = await cli(['streams', 'describe', 'st', 'orders', '-o', 'json']);
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        scopeName: 'st',
+        streamName: 'orders',
+        state: 'ACTIVE',
+        currentEpoch: expect.any(Number),
+        activeSegments: expect.any(Array),
+        readerGroups: [],
+      });
       const missing = await cli(['streams', 'describe', 'st', 'nope']);
       expect(missing.code).toBe(2);
-      expect(missing.stderr).toContain(run.code === 0 ? 'nope' : 'does not describe streams');
+      expect(missing.stderr).toContain('nope');
+      expect(missing.stderr).not.toContain('does not describe streams');
     });
 
     it('refuses invalid configurations with 5, naming each field', async () => {

@@ -3,9 +3,8 @@ import createClient, { Client } from 'openapi-fetch';
 import { Agent, fetch as undiciFetch, Request as UndiciRequest } from 'undici';
 import type { components, paths } from './generated/api';
 import { CliError, Exit, exitCodeOf, usageError } from './exit-codes';
-import type { PendingPaths } from './pending-paths';
 
-export type ApiPaths = paths & PendingPaths;
+export type ApiPaths = paths;
 export type Api = Client<ApiPaths>;
 type Problem = components['schemas']['Problem'];
 

@@ -94,6 +94,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scopes/{scopeName}/streams/{streamName}/description": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describes a stream: state, times, configuration, current epoch and segments, and the
+         *     reader groups that read it (extension). Carries the stream's entity tag.
+         */
+        get: operations["describeStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scopes/{scopeName}/streams/{streamName}/scaling-events": {
         parameters: {
             query?: never;
@@ -524,15 +544,15 @@ export interface components {
              */
             continuationToken?: string;
         };
+        ScopeProperty: {
+            /** @example sales */
+            scopeName: string;
+        };
         CreateScopeRequest: {
             /**
              * @description 1 to 255 characters of A-Z a-z 0-9 . - ; names starting with `_` are reserved.
              * @example sales
              */
-            scopeName: string;
-        };
-        ScopeProperty: {
-            /** @example sales */
             scopeName: string;
         };
         ScopesList: {
@@ -591,6 +611,24 @@ export interface components {
             /** @description Maximum retention as days, hours and minutes (LIMITED_DAYS with maxValue 0). */
             maxTimeBasedRetention?: components["schemas"]["TimeBasedRetention"];
         };
+        StreamProperty: {
+            /**
+             * Format: int64
+             * @description Bytes; 0 means the server default.
+             */
+            rolloverSizeBytes: number;
+            /**
+             * Format: int64
+             * @description Milliseconds; 0 means the server default.
+             */
+            timestampAggregationTimeout: number;
+            scopeName: string;
+            streamName: string;
+            scalingPolicy: components["schemas"]["ScalingConfig"];
+            /** @description Absent when the stream keeps its data forever. */
+            retentionPolicy?: components["schemas"]["RetentionConfig"];
+            tags: string[];
+        };
         CreateStreamRequest: {
             /**
              * Format: int64
@@ -614,24 +652,6 @@ export interface components {
             /** @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
             streamTags?: string[];
         };
-        StreamProperty: {
-            /**
-             * Format: int64
-             * @description Bytes; 0 means the server default.
-             */
-            rolloverSizeBytes: number;
-            /**
-             * Format: int64
-             * @description Milliseconds; 0 means the server default.
-             */
-            timestampAggregationTimeout: number;
-            scopeName: string;
-            streamName: string;
-            scalingPolicy: components["schemas"]["ScalingConfig"];
-            /** @description Absent when the stream keeps its data forever. */
-            retentionPolicy?: components["schemas"]["RetentionConfig"];
-            tags: string[];
-        };
         StreamsList: {
             streams: components["schemas"]["StreamProperty"][];
             /**
@@ -639,24 +659,6 @@ export interface components {
              *     The `Link` header holds the same next page as a URL.
              */
             continuationToken?: string;
-        };
-        UpdateStreamRequest: {
-            /**
-             * Format: int64
-             * @description Milliseconds; 0 means the server default.
-             */
-            timestampAggregationTimeout?: number;
-            /**
-             * Format: int64
-             * @description Bytes; 0 means the server default.
-             */
-            rolloverSizeBytes?: number;
-            /** @description Absent: data is kept forever. */
-            retentionPolicy?: components["schemas"]["RetentionConfig"];
-            /** @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
-            streamTags?: string[];
-            /** @description Required on update. */
-            scalingPolicy: components["schemas"]["ScalingConfig"];
         };
         Segment: {
             /** Format: int32 */
@@ -676,6 +678,56 @@ export interface components {
              * @description End of the segment's key range (exclusive), in (0, 1].
              */
             keyEnd: number;
+        };
+        StreamDescription: {
+            /** @enum {string} */
+            state: "ACTIVE" | "SEALED";
+            /**
+             * Format: int64
+             * @description When the stream was created, ms since 1970.
+             */
+            createdAt: number;
+            /**
+             * Format: int64
+             * @description When the stream was last updated or sealed (its creation if never), ms since 1970.
+             */
+            updatedAt: number;
+            /**
+             * Format: int32
+             * @description The number of the current epoch: 0 until the stream first scales.
+             */
+            currentEpoch: number;
+            /**
+             * Format: int64
+             * @description When the stream last scaled, ms since 1970; absent until it first does.
+             */
+            lastScaledAt?: number;
+            scopeName: string;
+            streamName: string;
+            /** @description The stream's properties, as `GET` stream answers them. */
+            configuration: components["schemas"]["StreamProperty"];
+            /** @description The segments of the current epoch, by number. */
+            activeSegments: components["schemas"]["Segment"][];
+            /** @description The reader groups that read the stream, as `scope/group`, by name. */
+            readerGroups: string[];
+        };
+        UpdateStreamRequest: {
+            /**
+             * Format: int64
+             * @description Milliseconds; 0 means the server default.
+             */
+            timestampAggregationTimeout?: number;
+            /**
+             * Format: int64
+             * @description Bytes; 0 means the server default.
+             */
+            rolloverSizeBytes?: number;
+            /** @description Absent: data is kept forever. */
+            retentionPolicy?: components["schemas"]["RetentionConfig"];
+            /** @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
+            streamTags?: string[];
+            /** @description Required on update. */
+            scalingPolicy: components["schemas"]["ScalingConfig"];
         };
         ScaleMetadata: {
             /**
@@ -1183,8 +1235,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The resource, with its entity tag. */
             201: {
                 headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
                     /** @description `true` when this is the kept answer of an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -1412,7 +1467,10 @@ export interface operations {
     getScope: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags (or `*`): when one matches the current state (weak comparison), the answer is 304 without a body. Malformed: 400. */
+                "If-None-Match"?: string;
+            };
             path: {
                 scopeName: string;
             };
@@ -1420,13 +1478,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The resource, with its entity tag. */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ScopeProperty"];
                 };
+            };
+            /** @description Not modified: the client holds the current state. No body. */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
             400: {
@@ -1585,7 +1655,10 @@ export interface operations {
     deleteScope: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Strong entity tags (or `*`): the change happens only when one names the current state; otherwise 412 `PRECONDITION_FAILED` and nothing changes. Weak tags never match. A missing resource is 404 first. Malformed: 400. */
+                "If-Match"?: string;
+            };
             path: {
                 scopeName: string;
             };
@@ -1687,7 +1760,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), or the stream is internal and managed by the service (`STREAM_INTERNAL`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            /**
+             * @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             *
+             *     Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -1980,8 +2057,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The resource, with its entity tag. */
             201: {
                 headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
                     /** @description `true` when this is the kept answer of an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2229,7 +2309,10 @@ export interface operations {
     getStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags (or `*`): when one matches the current state (weak comparison), the answer is 304 without a body. Malformed: 400. */
+                "If-None-Match"?: string;
+            };
             path: {
                 scopeName: string;
                 streamName: string;
@@ -2238,13 +2321,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The resource, with its entity tag. */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["StreamProperty"];
                 };
+            };
+            /** @description Not modified: the client holds the current state. No body. */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
             400: {
@@ -2403,7 +2498,10 @@ export interface operations {
     updateStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Strong entity tags (or `*`): the change happens only when one names the current state; otherwise 412 `PRECONDITION_FAILED` and nothing changes. Weak tags never match. A missing resource is 404 first. Malformed: 400. */
+                "If-Match"?: string;
+            };
             path: {
                 scopeName: string;
                 streamName: string;
@@ -2416,8 +2514,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The resource, with its entity tag. */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2512,7 +2613,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), or the stream is internal and managed by the service (`STREAM_INTERNAL`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            /**
+             * @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             *
+             *     Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -2641,7 +2746,10 @@ export interface operations {
     deleteStream: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Strong entity tags (or `*`): the change happens only when one names the current state; otherwise 412 `PRECONDITION_FAILED` and nothing changes. Weak tags never match. A missing resource is 404 first. Malformed: 400. */
+                "If-Match"?: string;
+            };
             path: {
                 scopeName: string;
                 streamName: string;
@@ -2744,7 +2852,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), or the stream is internal and managed by the service (`STREAM_INTERNAL`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            /**
+             * @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             *
+             *     Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -2758,6 +2870,183 @@ export interface operations {
                      *       "code": "STREAM_NOT_SEALED",
                      *       "detail": "Stream sales/orders must be sealed before it is deleted",
                      *       "instance": "/v1/scopes/sales/streams/orders",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    describeStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scopeName: string;
+                streamName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource, with its entity tag. */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamDescription"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
                      */
@@ -3018,7 +3307,10 @@ export interface operations {
     updateStreamState: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Strong entity tags (or `*`): the change happens only when one names the current state; otherwise 412 `PRECONDITION_FAILED` and nothing changes. Weak tags never match. A missing resource is 404 first. Malformed: 400. */
+                "If-Match"?: string;
+            };
             path: {
                 scopeName: string;
                 streamName: string;
@@ -3031,8 +3323,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The resource, with its entity tag. */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3127,7 +3422,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), or the stream is internal and managed by the service (`STREAM_INTERNAL`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            /**
+             * @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             *
+             *     Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -3454,8 +3753,11 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The resource, with its entity tag. */
             201: {
                 headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
                     /** @description `true` when this is the kept answer of an earlier request with the same key. */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3703,7 +4005,10 @@ export interface operations {
     getReaderGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags (or `*`): when one matches the current state (weak comparison), the answer is 304 without a body. Malformed: 400. */
+                "If-None-Match"?: string;
+            };
             path: {
                 scopeName: string;
                 readerGroupName: string;
@@ -3712,13 +4017,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The resource, with its entity tag. */
             200: {
                 headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ReaderGroupProperty"];
                 };
+            };
+            /** @description Not modified: the client holds the current state. No body. */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
             400: {
@@ -3877,7 +4194,10 @@ export interface operations {
     deleteReaderGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Strong entity tags (or `*`): the change happens only when one names the current state; otherwise 412 `PRECONDITION_FAILED` and nothing changes. Weak tags never match. A missing resource is 404 first. Malformed: 400. */
+                "If-Match"?: string;
+            };
             path: {
                 scopeName: string;
                 readerGroupName: string;
@@ -3974,6 +4294,26 @@ export interface operations {
                      *       "code": "SCOPE_NOT_FOUND",
                      *       "detail": "Scope sales does not exist",
                      *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:stream-not-sealed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "code": "STREAM_NOT_SEALED",
+                     *       "detail": "Stream sales/orders must be sealed before it is deleted",
+                     *       "instance": "/v1/scopes/sales/streams/orders",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
                      */
@@ -4049,7 +4389,10 @@ export interface operations {
     setReaderOnline: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Strong entity tags (or `*`): the change happens only when one names the current state; otherwise 412 `PRECONDITION_FAILED` and nothing changes. Weak tags never match. A missing resource is 404 first. Malformed: 400. */
+                "If-Match"?: string;
+            };
             path: {
                 scopeName: string;
                 readerGroupName: string;
@@ -4147,6 +4490,26 @@ export interface operations {
                      *       "code": "SCOPE_NOT_FOUND",
                      *       "detail": "Scope sales does not exist",
                      *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:stream-not-sealed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "code": "STREAM_NOT_SEALED",
+                     *       "detail": "Stream sales/orders must be sealed before it is deleted",
+                     *       "instance": "/v1/scopes/sales/streams/orders",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
                      */
@@ -4222,7 +4585,10 @@ export interface operations {
     setReaderOffline: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Strong entity tags (or `*`): the change happens only when one names the current state; otherwise 412 `PRECONDITION_FAILED` and nothing changes. Weak tags never match. A missing resource is 404 first. Malformed: 400. */
+                "If-Match"?: string;
+            };
             path: {
                 scopeName: string;
                 readerGroupName: string;
@@ -4320,6 +4686,26 @@ export interface operations {
                      *       "code": "SCOPE_NOT_FOUND",
                      *       "detail": "Scope sales does not exist",
                      *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:stream-not-sealed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "code": "STREAM_NOT_SEALED",
+                     *       "detail": "Stream sales/orders must be sealed before it is deleted",
+                     *       "instance": "/v1/scopes/sales/streams/orders",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
                      */
@@ -4401,6 +4787,11 @@ export interface operations {
             header?: {
                 /** @description The `planVersion` of a dry run: refuse (412) if anything it read has changed. */
                 "If-Match"?: string;
+                /**
+                 * @description Makes retries of this request safe (extension): the first request with a key is done and its answer kept for `IDEMPOTENCY_TTL_HOURS` (24 by default); a retry with the same key, account, path and body gets that answer again, marked `Idempotent-Replayed: true`, and changes nothing. Successes and client errors are kept (but 401, 403 and 429); server errors are not. 1 to 255 visible ASCII characters.
+                 * @example 5f0c2a4e-9d1b-4c7e-8a3f-2b6d1e0c9f7a
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4415,13 +4806,15 @@ export interface operations {
             /** @description The plan, applied unless `dryRun`. */
             200: {
                 headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ApplyResult"];
                 };
             };
-            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. Also a malformed `Idempotency-Key`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4489,9 +4882,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. With `Idempotency-Key`: a request with the same key is still running and did not end in time (`IDEMPOTENCY_KEY_IN_USE`); retry after `Retry-After` seconds. */
             409: {
                 headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4509,7 +4904,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), or the stream is internal and managed by the service (`STREAM_INTERNAL`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            /** @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
             412: {
                 headers: {
                     [name: string]: unknown;
@@ -4562,6 +4957,26 @@ export interface operations {
                      *       "status": 415,
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "detail": "The request body must be application/json",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable entity",
+                     *       "status": 422,
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "Idempotency-Key 5f0c2a was used for another request (another path or body)",
                      *       "instance": "/v1/scopes",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
