@@ -148,7 +148,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
       }
     });
 
-    it('marks the reader-group writes, the probes, the audit list and describe, and only them, as extensions', () => {
+    it('marks the reader-group writes, the probes, the audit list, describe and apply, and only them, as extensions', () => {
       const extensions = documentedOperations(served)
         .filter((o) => o.operation['x-extension'] === true)
         .map((o) => o.operation.operationId);
@@ -158,6 +158,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
           ...CONTRACT.probeOperationIds,
           ...CONTRACT.auditOperationIds,
           ...CONTRACT.streamExtensionOperationIds,
+          ...CONTRACT.applyOperationIds,
         ].sort(),
       );
       for (const id of CONTRACT.extensionOperationIds) {
@@ -544,7 +545,17 @@ describe('The OpenAPI document (e2e, built service)', () => {
     it('has the problem document as the exception filter writes it', () => {
       const problem = schema('Problem');
       expect(Object.keys(problem.properties ?? {}).sort()).toEqual(
-        ['code', 'detail', 'errors', 'instance', 'requestId', 'status', 'title', 'type'].sort(),
+        [
+          'code',
+          'conflicts',
+          'detail',
+          'errors',
+          'instance',
+          'requestId',
+          'status',
+          'title',
+          'type',
+        ].sort(),
       );
       expect(property('Problem', 'status')).toMatchObject({ type: 'integer', format: 'int32' });
       const errors = property('Problem', 'errors');

@@ -25,7 +25,7 @@ import { ApplyQueryDto } from './dto/apply-query.dto';
 /** Where documents are applied; the request pipeline gives this path its own body limit. */
 export const APPLY_PATH = 'v1/apply';
 
-@ApiTags('Apply')
+@ApiTags('Scopes')
 @Controller(APPLY_PATH)
 export class ApplyController {
   constructor(private readonly service: ApplyService) {}

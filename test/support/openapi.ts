@@ -51,6 +51,8 @@ export const CONTRACT = {
   ],
   /** Ours: the audit trail's list. */
   auditOperationIds: ['listAuditEvents'],
+  /** Ours: declarative apply (extensions.md section 5). */
+  applyOperationIds: ['applyDocument'],
   /** Ours: describing a stream (extensions.md section 4). */
   streamExtensionOperationIds: ['describeStream'],
   /** Ours: the probe routes outside `/v1`. */
