@@ -178,6 +178,24 @@ describe('Conditional requests (e2e)', () => {
       expect(versionOf(await etagOf(groupPath(group)))).toBe(4);
     });
 
+    it('bumps the groups that read a stream when its deletion drops it from their lists', async () => {
+      const [kept, dropped] = [await createStream(), await createStream()];
+      const group = await t.http
+        .post(`/v1/scopes/${scope}/readergroups`)
+        .send({ readerGroupName: uniqueName('g'), streams: [kept, dropped] })
+        .expect(201);
+      const path = groupPath(group.body.readerGroupName);
+      await t.http
+        .put(`${streamPath(dropped)}/state`)
+        .send(SEALED)
+        .expect(200);
+      expect(await etagOf(path)).toBe(group.headers.etag);
+      await t.http.delete(streamPath(dropped)).expect(204);
+      const after = await t.http.get(path).set('If-None-Match', group.headers.etag).expect(200);
+      expect(after.body.streamList).toEqual([`${scope}/${kept}`]);
+      expect(versionOf(after.headers.etag)).toBe(2);
+    });
+
     it('never bumps a scope: creating and deleting what is in it changes the scope nothing', async () => {
       const own = await createScope(t.http, 'quiet');
       const tag = await etagOf(`/v1/scopes/${own}`);

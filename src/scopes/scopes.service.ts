@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../audit/actor';
 import { AuditService } from '../audit/audit.service';
 import { scopeResource } from '../auth/resources';
-import { TagCondition } from '../common/conditional/entity-tag';
+import type { TagCondition } from '../common/conditional/entity-tag';
 import {
   entityTagOf,
   requireMatch,

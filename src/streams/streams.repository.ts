@@ -290,12 +290,21 @@ export class StreamsRepository {
     };
   }
 
-  /** Deletes a stream; its companion, epochs and segments go with it (foreign key cascades). */
+  /**
+   * Deletes a stream; its companion, epochs and segments go with it (foreign key cascades), and
+   * so does its place in the stream lists of the groups that read it. Those groups change, so
+   * their versions move in this same statement (the one write here to another aggregate's table).
+   */
   async delete(scope: string, name: string): Promise<void> {
-    await this.db.tx.query(`DELETE FROM streams WHERE scope_name = $1 AND name = $2`, [
-      scope,
-      name,
-    ]);
+    await this.db.tx.query(
+      `WITH readers AS (
+         UPDATE reader_groups g SET version = g.version + 1
+           FROM reader_group_streams r
+          WHERE r.stream_scope = $1 AND r.stream_name = $2
+            AND g.scope_name = r.scope_name AND g.name = r.reader_group)
+       DELETE FROM streams WHERE scope_name = $1 AND name = $2`,
+      [scope, name],
+    );
   }
 
   /** The latest epoch of a stream; its segments are exactly the active ones. */
