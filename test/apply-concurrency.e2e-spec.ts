@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { brokenInvariants } from './support/invariants';
-import { freePort, ServiceProcess } from './support/service-process';
+import { ServiceProcess } from './support/service-process';
 import { createTestDatabase } from './support/test-database';
 
 jest.setTimeout(180_000);
@@ -39,12 +39,7 @@ describe('Declarative apply across two instances (e2e)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    services = await Promise.all(
-      [0, 1].map(async () =>
-        ServiceProcess.start({ PORT: String(await freePort()), DATABASE_URL: database.url }),
-      ),
-    );
-    await Promise.all(services.map((service) => service.ready()));
+    services = await ServiceProcess.instances(database.url);
     sql = new Client({ connectionString: database.url });
     await sql.connect();
   });

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { createScope, PROBLEM_HEADERS, uniqueName } from './support/factories';
-import { freePort, ServiceProcess } from './support/service-process';
+import { ServiceProcess } from './support/service-process';
 import { startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
 
@@ -523,12 +523,7 @@ describe('Racing If-Match writers on two instances (e2e)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    services = await Promise.all(
-      [0, 1].map(async () =>
-        ServiceProcess.start({ PORT: String(await freePort()), DATABASE_URL: database.url }),
-      ),
-    );
-    await Promise.all(services.map((service) => service.ready()));
+    services = await ServiceProcess.instances(database.url);
     sql = new Client({ connectionString: database.url });
     await sql.connect();
   });

@@ -4,7 +4,7 @@ import { IdempotencyPurgeService } from '../src/idempotency/idempotency-purge.se
 import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 import { basic, writeAccounts } from './support/accounts';
 import { eventually } from './support/eventually';
-import { freePort, ServiceProcess } from './support/service-process';
+import { ServiceProcess } from './support/service-process';
 import { PROBLEM_HEADERS, uniqueName } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 import { createTestDatabase } from './support/test-database';
@@ -397,12 +397,7 @@ describe('Idempotent creates (e2e)', () => {
     let services: ServiceProcess[];
 
     beforeAll(async () => {
-      services = await Promise.all(
-        [0, 1].map(async () =>
-          ServiceProcess.start({ PORT: String(await freePort()), DATABASE_URL: database.url }),
-        ),
-      );
-      await Promise.all(services.map((service) => service.ready()));
+      services = await ServiceProcess.instances(database.url);
     });
     afterAll(() => Promise.all(services?.map((service) => service.stop()) ?? []));
 

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { ApiClient } from './support/api-client';
 import { brokenInvariants } from './support/invariants';
-import { freePort, ServiceProcess } from './support/service-process';
+import { ServiceProcess } from './support/service-process';
 import { createTestDatabase } from './support/test-database';
 import { recordFigure, SOAK_TEST_TIMEOUT_MS, soakScale } from './support/figures';
 
@@ -27,13 +27,7 @@ describe('Two instances on one database (e2e)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    // Both boot at once: the migrations run under an advisory lock, once.
-    services = await Promise.all(
-      [0, 1].map(async () =>
-        ServiceProcess.start({ PORT: String(await freePort()), DATABASE_URL: database.url }),
-      ),
-    );
-    await Promise.all(services.map((service) => service.ready()));
+    services = await ServiceProcess.instances(database.url);
     [a, b] = services.map((service) => new ApiClient(service.baseUrl));
     sql = new Client({ connectionString: database.url });
     await sql.connect();

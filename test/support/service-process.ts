@@ -1,8 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { freePort } from '../../src/common/free-port';
 
-export { freePort } from '../../src/common/free-port';
+export { freePort };
 
 const MAIN = join(__dirname, '../../dist/src/main.js');
 
@@ -43,6 +44,20 @@ export class ServiceProcess {
       { PATH: process.env.PATH, HOST: '127.0.0.1', LOG_LEVEL: 'log', ...env },
       options,
     );
+  }
+
+  /**
+   * `count` instances on one database, each on a free port, started at once (the migrations
+   * run under an advisory lock, once) and answering.
+   */
+  static async instances(databaseUrl: string, count = 2): Promise<ServiceProcess[]> {
+    const services = await Promise.all(
+      Array.from({ length: count }, async () =>
+        ServiceProcess.start({ PORT: String(await freePort()), DATABASE_URL: databaseUrl }),
+      ),
+    );
+    await Promise.all(services.map((service) => service.ready()));
+    return services;
   }
 
   /** The process id, to read its memory from `/proc`. */
