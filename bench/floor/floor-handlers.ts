@@ -99,7 +99,8 @@ const SQL = {
                   FOR UPDATE OF s`,
   updateStream: `UPDATE streams SET scaling_type = $3, min_segments = $4, target_rate = $5,
       scale_factor = $6, retention_type = $7, retention_min = $8, retention_max = $9, tags = $10,
-      rollover_size_bytes = $11, timestamp_aggregation_timeout = $12, updated_at = now()
+      rollover_size_bytes = $11, timestamp_aggregation_timeout = $12, version = version + 1,
+      updated_at = now()
     WHERE scope_name = $1 AND name = $2`,
   sealSegments: `UPDATE stream_segments SET sealed_in = $3
                   WHERE scope_name = $1 AND stream_name = $2 AND number = ANY($4::int[])`,
