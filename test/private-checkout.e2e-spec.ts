@@ -68,6 +68,7 @@ describe('The built service started from a checkout in a private directory', () 
       expect(clusterDir.startsWith(join(fallbackDir, 'data-'))).toBe(true);
       expect(existsSync(join(clusterDir, 'PG_VERSION'))).toBe(true);
       expect(second.output.join('')).toContain(`the cluster lives in ${clusterDir}`);
+      expect(second.output.join('')).toContain(`running with its data in ${clusterDir}`);
       expect(
         existsSync(join(fallbackDir, 'postgres-linux-x64-' + embeddedVersion(), 'bin/postgres')),
       ).toBe(process.platform === 'linux' && process.arch === 'x64');
@@ -75,6 +76,7 @@ describe('The built service started from a checkout in a private directory', () 
       // An ordinary user's server runs as that user, who can enter the directory.
       expect(existsSync(locationFile)).toBe(false);
       expect(existsSync(join(checkout.dir, 'data', 'postgres', 'PG_VERSION'))).toBe(true);
+      expect(second.output.join('')).toContain('running with its data in ');
     }
   });
 });

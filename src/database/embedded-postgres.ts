@@ -76,6 +76,8 @@ function spawnAs(program: string, args: string[], account: Account | undefined):
  */
 export class EmbeddedPostgres {
   private server?: ChildProcess;
+  /** Where the cluster's files are, once started: in DATA_DIR, or where they were relocated. */
+  clusterDir?: string;
   private readonly killOnExit = () => this.server?.kill('SIGINT');
 
   constructor(
@@ -92,6 +94,7 @@ export class EmbeddedPostgres {
       account,
       this.options.fallbackDir ?? '/var/lib/tributary',
     );
+    this.clusterDir = placement.clusterDir;
     if (placement.relocatedBecause) {
       (this.log.notice ?? this.log.log)(
         `the cluster lives in ${placement.clusterDir}, not in DATA_DIR: ${placement.relocatedBecause}`,

@@ -60,7 +60,7 @@ export async function openDatabase(config: AppConfig): Promise<OpenedDatabase> {
       { fallbackDir: config.EMBEDDED_FALLBACK_DIR },
     );
     opened = { url: await embedded.start(), embedded };
-    logger.log(`embedded PostgreSQL is running with its data in ${config.DATA_DIR}`);
+    logger.log(`embedded PostgreSQL is running with its data in ${embedded.clusterDir}`);
   }
   try {
     await migrate(opened.url, config);
