@@ -1,5 +1,5 @@
 import type { Config } from 'jest';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 
 /**
  * Nest 12 ships its packages as ES modules. Node loads them from CommonJS (require(esm)), but
@@ -19,6 +19,10 @@ const ESM_PACKAGES = [
   '@seriousme',
 ];
 
+const [major, minor] = process.versions.node.split('.').map(Number);
+/** Whether jest can load those ES modules itself (Node 24.9 and later). */
+const requiresEsm = major > 24 || (major === 24 && minor >= 9);
+
 const shared: Config = {
   testEnvironment: 'node',
   rootDir: '.',
@@ -31,14 +35,18 @@ const shared: Config = {
         configFile: false,
         sourceType: 'unambiguous',
         plugins: [
-          join(__dirname, 'test/setup/babel-drop-create-require.js'),
+          // From the project's root, where npm runs jest: Node 24 loads this file as an ES module,
+          // which has no __dirname.
+          resolve('test/setup/babel-drop-create-require.js'),
           'babel-plugin-transform-import-meta',
           '@babel/plugin-transform-modules-commonjs',
         ],
       },
     ],
   },
-  transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
+  transformIgnorePatterns: requiresEsm
+    ? ['/node_modules/']
+    : [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
 };
 
 const config: Config = {
