@@ -467,12 +467,15 @@ describe('Declarative apply with authentication (e2e)', () => {
     const reader = await as('reader', false).expect(403);
     expect(reader.body.code).toBe('PERMISSION_DENIED');
     expect(reader.body.detail).toContain(`READ_UPDATE on prn::/scope:${scope}`);
+    // With an Idempotency-Key the apply runs in the key's transaction, which the refusal rolls
+    // back: its record must outlive it.
+    await as('reader', false).set('Idempotency-Key', 'denied-apply').expect(403);
 
     // Each refusal is recorded (the one without credentials too); nothing was written.
     const denied = await t.sql<{ n: number }>(
       `SELECT count(*)::int AS n FROM audit_events WHERE outcome = 'DENIED' AND operation = 'applyDocument'`,
     );
-    expect(denied[0].n).toBe(3);
+    expect(denied[0].n).toBe(4);
     expect(
       await t.sql(`SELECT 1 FROM streams WHERE scope_name = $1 AND name = 'orders'`, [scope]),
     ).toEqual([]);

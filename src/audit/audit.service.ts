@@ -1,4 +1,7 @@
+import { Propagation } from '@nestjs-cls/transactional';
 import { Injectable } from '@nestjs/common';
+import type { Db } from '../database/db';
+import { InjectDb } from '../database/db';
 import type { Actor } from './actor';
 import { pageBody } from '../common/pagination/page-body';
 import { DEFAULT_PAGE_LIMIT, Paginator } from '../common/pagination/paginator';
@@ -22,6 +25,7 @@ export interface AuditEntry {
 @Injectable()
 export class AuditService {
   constructor(
+    @InjectDb() private readonly db: Db,
     private readonly records: AuditRepository,
     private readonly pages: Paginator,
   ) {}
@@ -31,9 +35,15 @@ export class AuditService {
     return this.records.insert({ actor, ...entry, outcome: 'SUCCEEDED' });
   }
 
-  /** Records a refused request (it changed nothing, so it needs no transaction). */
+  /**
+   * Records a refused request. It changed nothing, so it needs no transaction, and it must not
+   * join one: the refusal rolls back the request's transaction (an apply, a request with an
+   * Idempotency-Key), and the record of it must stay.
+   */
   denied(actor: Actor, entry: AuditEntry): Promise<void> {
-    return this.records.insert({ actor, ...entry, outcome: 'DENIED' });
+    return this.db.withTransaction(Propagation.NotSupported, () =>
+      this.records.insert({ actor, ...entry, outcome: 'DENIED' }),
+    );
   }
 
   /** Newest first: a page with `limit` or `continuationToken`, else the newest 100. */
