@@ -1,14 +1,18 @@
 import { Client } from 'pg';
+import { Answer, ApiClient } from './support/api-client';
 import { brokenInvariants } from './support/invariants';
 import { ServiceProcess } from './support/service-process';
 import { createTestDatabase } from './support/test-database';
 
 jest.setTimeout(180_000);
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown> & { summary?: Record<string, number>; planVersion?: string };
+/** What the tests read of an apply's answer. */
+interface Planned {
+  summary: Record<string, number>;
+  planVersion: string;
 }
+
+const planned = (answer: Answer): Planned => answer.body as Planned;
 
 /** extensions.md section 5 under concurrency: two service processes on one database. */
 describe('Declarative apply across two instances (e2e)', () => {
@@ -16,23 +20,9 @@ describe('Declarative apply across two instances (e2e)', () => {
   let services: ServiceProcess[];
   let sql: Client;
 
-  const call = async (
-    service: ServiceProcess,
-    method: string,
-    path: string,
-    body: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<Answer> => {
-    const res = await fetch(`${service.baseUrl}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? (JSON.parse(text) as Answer['body']) : {} };
-  };
-  const apply = (service: ServiceProcess, document: unknown, headers?: Record<string, string>) =>
-    call(service, 'POST', '/v1/apply', document, headers);
+  let clients: ApiClient[];
+  const apply = (client: ApiClient, document: unknown, headers?: Record<string, string>) =>
+    client.call('POST', '/v1/apply', document, headers);
   const fixed = (minSegments: number) => ({ type: 'FIXED_NUM_SEGMENTS', minSegments });
   const names = (prefix: string, count: number): string[] =>
     Array.from({ length: count }, (_, i) => `${prefix}${i}`);
@@ -40,10 +30,12 @@ describe('Declarative apply across two instances (e2e)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     services = await ServiceProcess.instances(database.url);
+    clients = services.map((service) => new ApiClient(service.baseUrl));
     sql = new Client({ connectionString: database.url });
     await sql.connect();
   });
   afterEach(async () => {
+    expect(clients.flatMap((client) => client.serverErrors())).toEqual([]);
     expect(
       await brokenInvariants(async (text) => (await sql.query<Record<string, unknown>>(text)).rows),
     ).toEqual([]);
@@ -55,8 +47,8 @@ describe('Declarative apply across two instances (e2e)', () => {
   });
 
   it('runs two applies of one document one after the other: the creates happen once', async () => {
-    const [a, b] = services;
-    expect((await call(a, 'POST', '/v1/scopes', { scopeName: 'shared' })).status).toBe(201);
+    const [a, b] = clients;
+    expect((await a.call('POST', '/v1/scopes', { scopeName: 'shared' })).status).toBe(201);
     const document = {
       scopes: [
         { scopeName: 'shared', streams: names('s', 30).map((streamName) => ({ streamName })) },
@@ -64,7 +56,7 @@ describe('Declarative apply across two instances (e2e)', () => {
     };
     const answers = await Promise.all([apply(a, document), apply(b, document)]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    const creates = answers.map((answer) => answer.body.summary!.create).sort();
+    const creates = answers.map((answer) => planned(answer).summary.create).sort();
     expect(creates).toEqual([0, 30]);
     const audited = await sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM audit_events
@@ -74,9 +66,9 @@ describe('Declarative apply across two instances (e2e)', () => {
   });
 
   it('lets single edits and an apply interleave without losing either: the last to commit wins', async () => {
-    const [a, b] = services;
+    const [a, b] = clients;
     const streams = names('e', 10);
-    expect((await call(a, 'POST', '/v1/scopes', { scopeName: 'edited' })).status).toBe(201);
+    expect((await a.call('POST', '/v1/scopes', { scopeName: 'edited' })).status).toBe(201);
     const initial = {
       scopes: [{ scopeName: 'edited', streams: streams.map((streamName) => ({ streamName })) }],
     };
@@ -91,7 +83,7 @@ describe('Declarative apply across two instances (e2e)', () => {
       ],
     };
     const edits = streams.map((name) =>
-      call(b, 'PUT', `/v1/scopes/edited/streams/${name}`, { scalingPolicy: fixed(2) }),
+      b.call('PUT', `/v1/scopes/edited/streams/${name}`, { scalingPolicy: fixed(2) }),
     );
     const [applied, ...edited] = await Promise.all([apply(a, document), ...edits]);
     expect(applied.status).toBe(200);
@@ -99,8 +91,8 @@ describe('Declarative apply across two instances (e2e)', () => {
 
     // Whatever the order, each stream shows what its last audited change says.
     for (const name of streams) {
-      const shown = await fetch(`${b.baseUrl}/v1/scopes/edited/streams/${name}`);
-      const property = (await shown.json()) as { scalingPolicy: { minSegments: number } };
+      const shown = await b.call('GET', `/v1/scopes/edited/streams/${name}`);
+      const property = shown.body as { scalingPolicy: { minSegments: number } };
       const last = await sql.query<{ after: { scalingPolicy: { minSegments: number } } }>(
         `SELECT after FROM audit_events WHERE operation = 'updateStream' AND resource = $1
           ORDER BY id DESC LIMIT 1`,
@@ -111,12 +103,12 @@ describe('Declarative apply across two instances (e2e)', () => {
   });
 
   it('lets exactly one of two applies with the same If-Match win', async () => {
-    const [a, b] = services;
-    expect((await call(a, 'POST', '/v1/scopes', { scopeName: 'raced' })).status).toBe(201);
+    const [a, b] = clients;
+    expect((await a.call('POST', '/v1/scopes', { scopeName: 'raced' })).status).toBe(201);
     const base = { scopes: [{ scopeName: 'raced', streams: [{ streamName: 'x' }] }] };
     expect((await apply(a, base)).status).toBe(200);
-    const plan = await call(a, 'POST', '/v1/apply?dryRun=true', base);
-    const version = plan.body.planVersion!;
+    const plan = await a.call('POST', '/v1/apply?dryRun=true', base);
+    const version = planned(plan).planVersion;
     const wants = (minSegments: number) => ({
       scopes: [
         { scopeName: 'raced', streams: [{ streamName: 'x', scalingPolicy: fixed(minSegments) }] },
@@ -128,9 +120,7 @@ describe('Declarative apply across two instances (e2e)', () => {
     ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
     const winner = answers[0].status === 200 ? 2 : 5;
-    const shown = await fetch(`${a.baseUrl}/v1/scopes/raced/streams/x`);
-    expect(
-      ((await shown.json()) as { scalingPolicy: { minSegments: number } }).scalingPolicy,
-    ).toEqual(fixed(winner));
+    const shown = await a.call('GET', '/v1/scopes/raced/streams/x');
+    expect((shown.body as { scalingPolicy: object }).scalingPolicy).toEqual(fixed(winner));
   });
 });
