@@ -12,6 +12,7 @@ import { APPLY_PATH } from './apply/apply.controller';
 import { PathNamesGuard } from './common/http/path-names.guard';
 import { requestId } from './common/http/request-id.middleware';
 import { createValidationPipe } from './common/http/validation.pipe';
+import { ListAnswerInterceptor } from './common/pagination/list-answer.interceptor';
 import { NextPageLinkInterceptor } from './common/pagination/next-page-link.interceptor';
 import { AppConfig } from './config/app-config';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
@@ -91,9 +92,12 @@ export const PIPELINE_PROVIDERS: Provider[] = [
   // 4a. Interceptor, outermost: a POST with an Idempotency-Key runs in the transaction that
   // keeps its answer (services join it), or gets the answer kept for its key.
   { provide: APP_INTERCEPTOR, useExisting: IdempotencyInterceptor },
-  // 4b. Interceptor: lists keep only the items the caller may READ.
+  // 4b. Interceptor: a list's answer is sent as JSON, a whole list streamed as it is read, in
+  // batches of one database snapshot (its memory does not grow with its length).
+  { provide: APP_INTERCEPTOR, useClass: ListAnswerInterceptor },
+  // 4c. Interceptor: lists keep only the items the caller may READ.
   { provide: APP_INTERCEPTOR, useClass: ReadableListInterceptor },
-  // 4c. Interceptor: a page with more to follow links the next one (`Link: <...>; rel="next"`).
+  // 4d. Interceptor: a page with more to follow links the next one (`Link: <...>; rel="next"`).
   { provide: APP_INTERCEPTOR, useClass: NextPageLinkInterceptor },
   // 5. Filter: every error becomes its status and problem document.
   { provide: APP_FILTER, useClass: GlobalExceptionFilter },

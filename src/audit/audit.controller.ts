@@ -1,4 +1,5 @@
 import { Operation, OperationOf } from '../common/operations';
+import { ListAnswer } from '../common/pagination/list-answer';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
@@ -20,7 +21,9 @@ export class AuditController {
   @ApiExtension('x-extension', true)
   @ApiProblemResponses(400, 500, 503)
   @OperationOf(Operation.listAuditEvents)
-  listAuditEvents(@Query() query: AuditQueryDto): Promise<AuditEventsListDto> {
+  listAuditEvents(
+    @Query() query: AuditQueryDto,
+  ): Promise<ListAnswer<AuditEventsListDto['auditEvents'][number]>> {
     return this.audit.list(query);
   }
 }

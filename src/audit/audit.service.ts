@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
 import type { Actor } from './actor';
-import { pageBody } from '../common/pagination/page-body';
+import { ListAnswer } from '../common/pagination/list-answer';
 import { DEFAULT_PAGE_LIMIT, Paginator } from '../common/pagination/paginator';
 import { AuditRepository } from './audit.repository';
 import { AuditEventsListDto } from './dto/audit-event.dto';
@@ -47,12 +47,12 @@ export class AuditService {
   }
 
   /** Newest first: a page with `limit` or `continuationToken`, else the newest 100. */
-  async list(query: AuditQueryDto): Promise<AuditEventsListDto> {
+  async list(query: AuditQueryDto): Promise<ListAnswer<AuditEventsListDto['auditEvents'][number]>> {
     const { from, to, resource, principal } = query;
     const filter = { from, to, resource, principal };
     const request = await this.pages.request<number>(['audit', filter], query);
     const events = await this.records.find(filter, request ?? { take: DEFAULT_PAGE_LIMIT });
     const page = await this.pages.page(request, events, (event) => event.id);
-    return pageBody('auditEvents', page, (event) => event);
+    return ListAnswer.of('auditEvents', page, (event) => event);
   }
 }

@@ -11,7 +11,7 @@ export interface AccessRule {
   /** Health and probe routes: open while AUTH_HEALTH_OPEN is true. */
   health?: boolean;
   /** A list answer: its items the caller may not READ are left out. */
-  list?: { key: string; resource(item: Record<string, string>, params: PathParams): string };
+  list?: { resource(item: Record<string, string>, params: PathParams): string };
 }
 
 export const ACCESS_RULE = 'tributary:access-rule';

@@ -25,22 +25,19 @@ export const Needs = {
     Access({
       permission: READ,
       resource: root,
-      list: { key: 'scopes', resource: (item) => scopeResource(item.scopeName) },
+      list: { resource: (item) => scopeResource(item.scopeName) },
     }),
   readableStreams: () =>
     Access({
       permission: READ,
       resource: scope,
-      list: { key: 'streams', resource: (item, p) => streamResource(p.scopeName, item.streamName) },
+      list: { resource: (item, p) => streamResource(p.scopeName, item.streamName) },
     }),
   readableReaderGroups: () =>
     Access({
       permission: READ,
       resource: scope,
-      list: {
-        key: 'readerGroups',
-        resource: (item, p) => readerGroupResource(p.scopeName, item.readerGroupName),
-      },
+      list: { resource: (item, p) => readerGroupResource(p.scopeName, item.readerGroupName) },
     }),
   /** Health and probes: open while AUTH_HEALTH_OPEN is true, READ on the root otherwise. */
   health: () => Access({ permission: READ, resource: root, health: true }),

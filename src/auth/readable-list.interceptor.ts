@@ -1,13 +1,14 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
+import { ListAnswer } from '../common/pagination/list-answer';
 import { Permission } from './acl';
 import { ACCESS_RULE, AccessRule, PathParams } from './access.decorator';
 import type { AuthenticatedRequest } from './auth.guard';
 
 /**
- * Lists show only what the caller may READ: one in-memory ACL decision per item, on the
- * answer the service built.
+ * Lists show only what the caller may READ: one in-memory ACL decision per item, as the
+ * answer is sent.
  */
 @Injectable()
 export class ReadableListInterceptor implements NestInterceptor {
@@ -20,13 +21,12 @@ export class ReadableListInterceptor implements NestInterceptor {
     const access = req.access;
     if (!list || !access) return next.handle();
     const params = req.params as PathParams;
-    return next.handle().pipe(
-      map((body: Record<string, Array<Record<string, string>>>) => ({
-        ...body,
-        [list.key]: body[list.key].filter((item) =>
-          access.allows(list.resource(item, params), Permission.READ),
+    return next
+      .handle()
+      .pipe(
+        map((answer: ListAnswer<Record<string, string>>) =>
+          answer.only((item) => access.allows(list.resource(item, params), Permission.READ)),
         ),
-      })),
-    );
+      );
   }
 }

@@ -92,6 +92,16 @@ export class AppConfig {
   @Max(256 * 1024 * 1024)
   APPLY_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+  /**
+   * How many rows a whole list (streams of a scope, a stream's scaling events) reads at a
+   * time while its answer is sent: its memory is that of one batch, whatever the list's length.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(10_000)
+  LIST_BATCH_SIZE = 1000;
+
   @Transform(toInt)
   @IsInt()
   @Min(1)

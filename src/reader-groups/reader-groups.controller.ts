@@ -1,4 +1,5 @@
 import type { Actor } from '../audit/actor';
+import { ListAnswer } from '../common/pagination/list-answer';
 import { RequestActor } from '../audit/actor';
 import { Operation, OperationOf } from '../common/operations';
 import {
@@ -51,7 +52,7 @@ export class ReaderGroupsController {
   listReaderGroups(
     @Param('scopeName') scopeName: string,
     @Query() query: PageQueryDto,
-  ): Promise<ReaderGroupsListDto> {
+  ): Promise<ListAnswer<ReaderGroupsListDto['readerGroups'][number]>> {
     return this.readerGroups.list(scopeName, query);
   }
 

@@ -7,7 +7,7 @@ import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resourc
 import { InvalidRequestError } from '../common/errors/domain-error';
 import { READER_GROUP_PREFIX, streamNameProblem } from '../common/names';
 import { Operation } from '../common/operations';
-import { pageBody } from '../common/pagination/page-body';
+import { ListAnswer } from '../common/pagination/list-answer';
 import type { PageQueryDto } from '../common/pagination/page-query.dto';
 import { Paginator } from '../common/pagination/paginator';
 import type { Db } from '../database/db';
@@ -74,11 +74,14 @@ export class ReaderGroupsService {
     };
   }
 
-  async list(scope: string, query: PageQueryDto): Promise<ReaderGroupsListDto> {
+  async list(
+    scope: string,
+    query: PageQueryDto,
+  ): Promise<ListAnswer<ReaderGroupsListDto['readerGroups'][number]>> {
     const request = await this.pages.request<string>(['readergroups', scope], query);
     await this.scopes.assertExists(scope);
     const page = await this.pages.page(request, await this.groups.names(scope, request), (n) => n);
-    return pageBody('readerGroups', page, (readerGroupName) => ({ readerGroupName }));
+    return ListAnswer.of('readerGroups', page, (readerGroupName) => ({ readerGroupName }));
   }
 
   /** The groups of several scopes with the streams they read; `lock` holds them. */

@@ -1,4 +1,5 @@
 import type { Actor } from '../audit/actor';
+import { ListAnswer } from '../common/pagination/list-answer';
 import { RequestActor } from '../audit/actor';
 import { Operation, OperationOf } from '../common/operations';
 import {
@@ -62,7 +63,7 @@ export class ScopesController {
   @ApiProblemResponses(400, 500, 503)
   @Needs.readableScopes()
   @OperationOf(Operation.listScopes)
-  listScopes(@Query() query: PageQueryDto): Promise<ScopesListDto> {
+  listScopes(@Query() query: PageQueryDto): Promise<ListAnswer<ScopesListDto['scopes'][number]>> {
     return this.scopes.list(query);
   }
 

@@ -10,7 +10,7 @@ import {
   Tagged,
 } from '../common/conditional/resource-version';
 import { DomainError } from '../common/errors/domain-error';
-import { pageBody } from '../common/pagination/page-body';
+import { ListAnswer } from '../common/pagination/list-answer';
 import type { PageQueryDto } from '../common/pagination/page-query.dto';
 import { Paginator } from '../common/pagination/paginator';
 import { Operation } from '../common/operations';
@@ -43,10 +43,10 @@ export class ScopesService {
     return { body: { scopeName: name }, etag: entityTagOf(version) };
   }
 
-  async list(query: PageQueryDto): Promise<ScopesListDto> {
+  async list(query: PageQueryDto): Promise<ListAnswer<ScopesListDto['scopes'][number]>> {
     const request = await this.pages.request<string>(['scopes'], query);
     const page = await this.pages.page(request, await this.scopes.names(request), (name) => name);
-    return pageBody('scopes', page, (scopeName) => ({ scopeName }));
+    return ListAnswer.of('scopes', page, (scopeName) => ({ scopeName }));
   }
 
   async get(name: string): Promise<Tagged<ScopePropertyDto>> {

@@ -1,4 +1,5 @@
 import type { Actor } from '../audit/actor';
+import { ListAnswer } from '../common/pagination/list-answer';
 import { RequestActor } from '../audit/actor';
 import { Operation, OperationOf } from '../common/operations';
 import {
@@ -74,7 +75,7 @@ export class StreamsController {
   listStreams(
     @Param('scopeName') scopeName: string,
     @Query() query: ListStreamsQueryDto,
-  ): Promise<StreamsListDto> {
+  ): Promise<ListAnswer<StreamsListDto['streams'][number]>> {
     return this.streams.list(scopeName, toStreamFilter(query), query);
   }
 
@@ -140,7 +141,7 @@ export class StreamsController {
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
     @Query() query: ScalingEventsQueryDto,
-  ): Promise<ScalingEventListDto> {
+  ): Promise<ListAnswer<ScalingEventListDto['scalingEvents'][number]>> {
     const { from, to } = toTimeWindow(query);
     return this.streams.scalingEvents(scopeName, streamName, { from, to }, query);
   }

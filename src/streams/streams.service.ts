@@ -11,9 +11,9 @@ import {
 } from '../common/conditional/resource-version';
 import { isInternalStreamName } from '../common/names';
 import { Operation } from '../common/operations';
-import { pageBody } from '../common/pagination/page-body';
+import { ListAnswer } from '../common/pagination/list-answer';
 import type { PageQueryDto } from '../common/pagination/page-query.dto';
-import { Paginator } from '../common/pagination/paginator';
+import { Keyset, Paginator } from '../common/pagination/paginator';
 import type { Db } from '../database/db';
 import { InjectDb } from '../database/db';
 import { needsRescale } from '../scaling/scaling-decision';
@@ -23,13 +23,11 @@ import {
   ScaleRecord,
   selectWindow,
 } from '../scaling/scaling-history';
-import { ScalingEventListDto } from '../scaling/dto/scaling-event-list.dto';
 import type { TimeWindow } from '../scaling/time-window';
 import { ScopesService } from '../scopes/scopes.service';
 import { StreamDescriptionDto } from './dto/stream-description.dto';
 import { StreamPropertyDto } from './dto/stream-property.dto';
 import { StreamStateDto } from './dto/stream-state.dto';
-import { StreamsListDto } from './dto/streams-list.dto';
 import {
   StreamConfiguration,
   StreamConfigurationInput,
@@ -52,6 +50,12 @@ export interface ScopedStream {
   property: StreamPropertyDto;
   sealed: boolean;
   revision: ResourceVersion;
+}
+
+/** A scaling record with its epoch's number, where a batch or a page of them ends. */
+interface EpochRecord {
+  epoch: number;
+  record: ScaleRecord;
 }
 
 @Injectable()
@@ -85,12 +89,22 @@ export class StreamsService {
   }
 
   /** One query; only an empty answer asks whether the scope exists. */
-  async list(scope: string, filter: StreamFilter, query: PageQueryDto): Promise<StreamsListDto> {
+  /** A page of the streams, or all of them, read in batches while the answer is sent. */
+  async list(
+    scope: string,
+    filter: StreamFilter,
+    query: PageQueryDto,
+  ): Promise<ListAnswer<StreamPropertyDto>> {
     const request = await this.pages.request<string>(['streams', scope, filter], query);
-    const streams = await this.streams.findByScope(scope, filter, request);
-    if (streams.length === 0) await this.scopes.assertExists(scope);
-    const page = await this.pages.page(request, streams, (stream) => stream.name);
-    return pageBody('streams', page, toStreamProperty);
+    const read = async (keyset: Keyset<string>) => {
+      const streams = await this.streams.findByScope(scope, filter, keyset);
+      if (streams.length === 0) await this.scopes.assertExists(scope);
+      return streams;
+    };
+    const positionOf = (stream: Stream) => stream.name;
+    if (!request) return ListAnswer.unread('streams', { read, positionOf }, toStreamProperty);
+    const page = await this.pages.page(request, await read(request), positionOf);
+    return ListAnswer.of('streams', page, toStreamProperty);
   }
 
   /** The user streams of several scopes as GET shows them, with state and version. */
@@ -193,39 +207,51 @@ export class StreamsService {
   }
 
   /**
-   * The scaling history of a stream (internal streams included) within [from, to], all of it or
-   * a page. A later page is read with the previous page's last epoch ahead of it, so that its
-   * first record's splits and merges count against that epoch, as in the whole answer.
+   * The scaling history of a stream (internal streams included) within [from, to]: a page, or
+   * all of it, read in batches while the answer is sent.
    */
   async scalingEvents(
     scope: string,
     name: string,
-    { from, to }: TimeWindow,
+    window: TimeWindow,
     query: PageQueryDto,
-  ): Promise<ScalingEventListDto> {
+  ): Promise<ListAnswer<ScaleRecord>> {
+    const { from, to } = window;
     const request = await this.pages.request<number>(
       ['scaling-events', scope, name, from, to],
       query,
     );
-    return this.scopes.within(scope, async () => {
-      const lead = request?.after === undefined ? 0 : 1;
-      const found =
-        request?.after === undefined
-          ? selectWindow(
-              await this.streams.epochsAround(scope, name, from, to, request?.take),
-              from,
-              to,
-            )
-          : await this.streams.epochsFrom(scope, name, request.after, to, request.take + lead);
-      // A stream always has an epoch: none at all may mean no stream.
-      if (found.length === 0 && !(await this.streams.exists(scope, name))) {
-        throw new StreamNotFoundError(scope, name);
-      }
-      const page = await this.pages.page(request, found.slice(lead), (epoch) => epoch.epoch);
-      const epochs = [...found.slice(0, lead), ...page.items];
-      const records = (await this.scaleRecords(scope, name, epochs)).slice(lead);
-      return pageBody('scalingEvents', { ...page, items: records }, (record) => record);
-    });
+    const read = (keyset: Keyset<number>) =>
+      this.scopes.within(scope, () => this.windowRecords(scope, name, window, keyset));
+    const positionOf = (row: EpochRecord) => row.epoch;
+    const toItem = (row: EpochRecord) => row.record;
+    if (!request) return ListAnswer.unread('scalingEvents', { read, positionOf }, toItem);
+    const page = await this.pages.page(request, await read(request), positionOf);
+    return ListAnswer.of('scalingEvents', page, toItem);
+  }
+
+  /**
+   * The records of the window's epochs after epoch `after` (from the window's start without
+   * it), at most `take` of them. Epoch `after` is read ahead of them, so that the first
+   * record's splits and merges count against it, as in the whole answer.
+   */
+  private async windowRecords(
+    scope: string,
+    name: string,
+    { from, to }: TimeWindow,
+    { after, take }: Keyset<number>,
+  ): Promise<EpochRecord[]> {
+    const lead = after === undefined ? 0 : 1;
+    const epochs =
+      after === undefined
+        ? selectWindow(await this.streams.epochsAround(scope, name, from, to, take), from, to)
+        : await this.streams.epochsFrom(scope, name, after, to, take + lead);
+    // A stream always has an epoch: none at all may mean no stream.
+    if (epochs.length === 0 && !(await this.streams.exists(scope, name))) {
+      throw new StreamNotFoundError(scope, name);
+    }
+    const records = await this.scaleRecords(scope, name, epochs);
+    return records.slice(lead).map((record, i) => ({ epoch: epochs[i + lead].epoch, record }));
   }
 
   /** One record per epoch (consecutive ones), the first without splits or merges. */

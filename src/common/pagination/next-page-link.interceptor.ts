@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { map, Observable } from 'rxjs';
+import { ListAnswer } from './list-answer';
 import { nextPageLink } from './next-page-link';
 import { PAGED } from './paged.decorator';
 import { DEFAULT_PAGE_LIMIT } from './paginator';
@@ -16,8 +17,8 @@ export class NextPageLinkInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     return next.handle().pipe(
-      map((body: { continuationToken?: string }) => {
-        if (body.continuationToken !== undefined) {
+      map((answer: ListAnswer) => {
+        if (answer.continuationToken !== undefined) {
           // The raw query: the validation pipe has checked it (else there is no page to link).
           const { limit } = req.query;
           http
@@ -26,12 +27,12 @@ export class NextPageLinkInterceptor implements NestInterceptor {
               'Link',
               nextPageLink(
                 req.originalUrl,
-                body.continuationToken,
+                answer.continuationToken,
                 typeof limit === 'string' ? Number(limit) : DEFAULT_PAGE_LIMIT,
               ),
             );
         }
-        return body;
+        return answer;
       }),
     );
   }

@@ -1,0 +1,160 @@
+import { request as httpRequest, IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eventually } from './support/eventually';
+import { createScope, PROBLEM_HEADERS, uniqueName } from './support/factories';
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * Whole lists (the streams of a scope, a stream's scaling events) are sent as they are read, a
+ * batch of LIST_BATCH_SIZE rows at a time, in one snapshot: the same bytes as a page holding
+ * all of them, and one connection held only while the answer is being sent.
+ */
+describe('Whole lists streamed in batches (e2e)', () => {
+  let t: TestApp;
+  let scope: string;
+  const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+
+  beforeAll(async () => {
+    t = await startTestApp({ LIST_BATCH_SIZE: '2', DB_POOL_SIZE: '4' });
+    scope = await createScope(t.http);
+    for (const [i, streamName] of names.entries()) {
+      await t.http
+        .post(`/v1/scopes/${scope}/streams`)
+        .send({ streamName, streamTags: i % 2 === 0 ? ['even'] : [] })
+        .expect(201);
+    }
+    // Seven epochs for `a`, so its history spans four batches.
+    for (const minSegments of [2, 3, 1, 4, 2, 1]) {
+      await t.http
+        .put(`/v1/scopes/${scope}/streams/a`)
+        .send({ scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments } })
+        .expect(200);
+    }
+  });
+  afterAll(() => t.close());
+
+  const streams = `/v1/scopes/${'SCOPE'}/streams`;
+  const path = (template: string) => template.replace('SCOPE', scope);
+
+  /** The whole list, streamed, and the same list as one page read at once. */
+  async function bothWays(url: string) {
+    const whole = await t.http.get(url).expect(200);
+    const page = await t.http.get(`${url}${url.includes('?') ? '&' : '?'}limit=1000`).expect(200);
+    return { whole, page };
+  }
+
+  it.each([
+    ['user streams', ''],
+    ['by tag', '?filter_type=tag&filter_value=even'],
+    ['internal streams', '?filter_type=showInternalStreams'],
+  ])('lists %s over several batches as the bytes of one page', async (_, query) => {
+    const { whole, page } = await bothWays(`${path(streams)}${query}`);
+    expect(whole.text).toBe(page.text);
+    expect(whole.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((whole.body as { streams: unknown[] }).streams.length).toBeGreaterThan(2);
+    expect(whole.headers.link).toBeUndefined();
+  });
+
+  it('sends the scaling history over several batches as the bytes of one page', async () => {
+    const url = `${path(streams)}/a/scaling-events?from=0&to=${Number.MAX_SAFE_INTEGER}`;
+    const { whole, page } = await bothWays(url);
+    expect(whole.text).toBe(page.text);
+    const records = (whole.body as { scalingEvents: { splits: number; merges: number }[] })
+      .scalingEvents;
+    expect(records).toHaveLength(7);
+    // Splits and merges count against the record before, across batch boundaries too.
+    expect(records.some((r) => r.splits > 0)).toBe(true);
+    expect(records.some((r) => r.merges > 0)).toBe(true);
+  });
+
+  it('sends an empty list and an empty window whole', async () => {
+    const empty = await createScope(t.http);
+    const res = await t.http.get(`/v1/scopes/${empty}/streams`).expect(200);
+    expect(res.text).toBe('{"streams":[]}');
+    const window = await t.http.get(`${path(streams)}/b/scaling-events?from=0&to=1`).expect(200);
+    expect(window.text).toBe('{"scalingEvents":[]}');
+  });
+
+  it('answers 404 with a problem, not a list, for a missing scope or stream', async () => {
+    const noScope = await t.http
+      .get(`/v1/scopes/${uniqueName('gone')}/streams`)
+      .set(PROBLEM_HEADERS)
+      .expect(404);
+    expect(noScope.body).toMatchObject({ code: 'SCOPE_NOT_FOUND' });
+    const noStream = await t.http
+      .get(`${path(streams)}/nope/scaling-events?from=0&to=1`)
+      .set(PROBLEM_HEADERS)
+      .expect(404);
+    expect(noStream.body).toMatchObject({ code: 'STREAM_NOT_FOUND' });
+  });
+
+  describe('a list larger than the socket buffers', () => {
+    let big: string;
+    const COUNT = 30_000;
+    let port: number;
+    let t: TestApp;
+
+    beforeAll(async () => {
+      // Batches of the default size: the answer is megabytes.
+      t = await startTestApp({ DB_POOL_SIZE: '4', DB_STATEMENT_TIMEOUT_MS: '60000' });
+      big = await createScope(t.http, 'big');
+      await t.sql(
+        `INSERT INTO streams (scope_name, name, state, scaling_type, min_segments, tags)
+         SELECT $1, 'bulk-' || lpad(i::text, 6, '0'), 'ACTIVE', 'FIXED_NUM_SEGMENTS', 1, '{}'
+           FROM generate_series(1, $2::int) i`,
+        [big, COUNT],
+      );
+      const server: Server = t.app.getHttpServer();
+      if (!server.listening) await new Promise<void>((up) => server.listen(0, '127.0.0.1', up));
+      port = (server.address() as AddressInfo).port;
+    });
+    afterAll(() => t.close());
+
+    /** A request whose answer is read only when the test says so. */
+    function open(): Promise<IncomingMessage> {
+      return new Promise((resolve, reject) => {
+        const req = httpRequest({ port, host: '127.0.0.1', path: `/v1/scopes/${big}/streams` });
+        req.on('response', (res) => {
+          res.pause();
+          resolve(res);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    }
+
+    const openSnapshots = async () =>
+      (
+        await t.sql<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND pid <> pg_backend_pid()
+              AND state LIKE 'idle in transaction%'`,
+        )
+      )[0].n;
+
+    it('holds one snapshot while a slow client reads: writes made meanwhile are not in it', async () => {
+      const res = await open();
+      // The client reads nothing: the service waits, its transaction open.
+      expect(await eventually(openSnapshots, 1)).toBe(1);
+      await t.http.post(`/v1/scopes/${big}/streams`).send({ streamName: 'zzz-late' }).expect(201);
+      res.setEncoding('utf8');
+      let text = '';
+      for await (const chunk of res) text += chunk as string;
+      const listed = (JSON.parse(text) as { streams: { streamName: string }[] }).streams;
+      expect(listed).toHaveLength(COUNT);
+      expect(listed.some((s) => s.streamName === 'zzz-late')).toBe(false);
+      expect(await eventually(openSnapshots, 0)).toBe(0);
+    });
+
+    it('gives its connection back when clients go away mid-answer', async () => {
+      // More clients than the pool has connections, each gone after the first bytes.
+      for (let i = 0; i < 6; i++) {
+        const res = await open();
+        res.destroy();
+      }
+      expect(await eventually(openSnapshots, 0)).toBe(0);
+      const after = await t.http.get(`/v1/scopes/${big}/streams?limit=1`).expect(200);
+      expect(after.body).toMatchObject({ streams: [{ streamName: 'bulk-000001' }] });
+    });
+  });
+});
