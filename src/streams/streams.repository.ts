@@ -19,10 +19,9 @@ import type { ConfigurationColumns, StreamRow } from './stream-columns';
 /** A row as selected: the stream's columns and its version. */
 type VersionedRow = StreamRow & ResourceVersion;
 
-const toStream = ({ created, version, ...row }: VersionedRow): Stream => ({
-  ...streamOf(row),
-  revision: { created, version },
-});
+/** The stream of a row; the one object `streamOf` makes is completed, not copied (hot in lists). */
+const toStream = (row: VersionedRow): Stream =>
+  Object.assign(streamOf(row), { revision: { created: row.created, version: row.version } });
 
 const STREAM_COLUMNS = `scope_name AS "scopeName", name, state, scaling_type AS "scalingType",
     min_segments AS "minSegments", target_rate AS "targetRate", scale_factor AS "scaleFactor",
