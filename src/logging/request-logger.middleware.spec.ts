@@ -1,4 +1,6 @@
 import express from 'express';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import request from 'supertest';
 import { eventually } from '../../test/support/eventually';
 import { LogCapture, LogLine } from '../../test/support/log-capture';
@@ -21,7 +23,14 @@ function loggedApp(level: LogLevel) {
   app.get('/things/:id', (_req, res) => res.json({ ok: true }));
   app.get('/ping', (_req, res) => res.end());
   app.get('/broken', (_req, res) => res.sendStatus(500));
-  return { out, http: request(app) };
+  app.get('/failing', (_req, res) => {
+    res.status(201);
+    res.emit('error', new Error('the response failed'));
+    res.end();
+  });
+  // Never answers: the client gives up.
+  app.get('/hanging', () => undefined);
+  return { app, out, http: request(app) };
 }
 
 describe('requestLogger', () => {
@@ -90,5 +99,63 @@ describe('requestLogger', () => {
       .set('Cookie', 'session=s3cr3t-cookie');
     await lineOf(out, 'req-4');
     expect(out.text).not.toMatch(/YWxpY2U6czNjcjN0|s3cr3t/);
+  });
+
+  it('writes the fields in a fixed order, the request id first, and nothing else', async () => {
+    const { out, http } = loggedApp('log');
+    await http.get('/things/7').set('X-Request-Id', 'req-5').expect(200);
+    await lineOf(out, 'req-5');
+    const [line] = out.text.trim().split('\n');
+    expect(Object.keys(JSON.parse(line) as LogLine)).toEqual([
+      'level',
+      'time',
+      'pid',
+      'hostname',
+      'reqId',
+      'method',
+      'route',
+      'path',
+      'status',
+      'durationMs',
+      'client',
+      'principal',
+      'msg',
+    ]);
+  });
+
+  it('names the client when the connection closes with the response', async () => {
+    const { out, http } = loggedApp('log');
+    await http.get('/things/1').set('X-Request-Id', 'req-6').set('Connection', 'close');
+    expect(await lineOf(out, 'req-6')).toEqual([
+      expect.objectContaining({ client: expect.stringMatching(/127\.0\.0\.1/), status: 200 }),
+    ]);
+  });
+
+  it('logs a response that failed at error level, whatever its status', async () => {
+    const { out, http } = loggedApp('log');
+    await http.get('/failing').set('X-Request-Id', 'req-7');
+    expect(await lineOf(out, 'req-7')).toEqual([
+      expect.objectContaining({ level: 'error', status: 201, msg: 'GET /failing 201' }),
+    ]);
+  });
+
+  it('marks the request whose client went away before the answer', async () => {
+    const { app, out } = loggedApp('log');
+    const server = app.listen(0);
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      socket.write('GET /hanging HTTP/1.1\r\nHost: x\r\nX-Request-Id: req-8\r\n\r\n');
+      await eventually(() => Promise.resolve(server.listenerCount('request') > 0), true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.destroy();
+      expect(await lineOf(out, 'req-8')).toEqual([
+        expect.objectContaining({ level: 'info', route: '/hanging', aborted: true }),
+      ]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
