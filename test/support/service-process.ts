@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../../src/common/free-port';
 
@@ -15,6 +16,11 @@ export interface ProcessOptions {
   execArgv?: string[];
   /** The working directory (where a relative DATA_DIR lands); this process's by default. */
   cwd?: string;
+  /**
+   * Where its standard output goes: a file (a benchmark's `/dev/null`, so that millions of
+   * request lines are written as in production but not kept); else kept in `output`.
+   */
+  stdoutFile?: string;
 }
 
 /** The built service (`dist/src/main.js`) running as a process of its own. */
@@ -27,11 +33,13 @@ export class ServiceProcess {
     env: NodeJS.ProcessEnv,
     options: ProcessOptions,
   ) {
+    const stdout = options.stdoutFile === undefined ? 'pipe' : openSync(options.stdoutFile, 'w');
     this.child = spawn(process.execPath, [...(options.execArgv ?? []), options.main ?? MAIN], {
       env,
       cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', stdout, 'pipe'],
     });
+    if (typeof stdout === 'number') closeSync(stdout);
     this.child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
     this.child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
   }
