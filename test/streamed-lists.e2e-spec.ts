@@ -98,22 +98,26 @@ describe('Whole lists streamed in batches (e2e)', () => {
       // Batches of the default size: the answer is megabytes.
       t = await startTestApp({ DB_POOL_SIZE: '4', DB_STATEMENT_TIMEOUT_MS: '60000' });
       big = await createScope(t.http, 'big');
-      await t.sql(
-        `INSERT INTO streams (scope_name, name, state, scaling_type, min_segments, tags)
-         SELECT $1, 'bulk-' || lpad(i::text, 6, '0'), 'ACTIVE', 'FIXED_NUM_SEGMENTS', 1, '{}'
-           FROM generate_series(1, $2::int) i`,
-        [big, COUNT],
-      );
+      await insertStreams(big, COUNT);
       const server: Server = t.app.getHttpServer();
       if (!server.listening) await new Promise<void>((up) => server.listen(0, '127.0.0.1', up));
       port = (server.address() as AddressInfo).port;
     });
     afterAll(() => t.close());
 
+    /** User streams `bulk-000001` on, as rows only: all a list reads. */
+    const insertStreams = (scope: string, count: number) =>
+      t.sql(
+        `INSERT INTO streams (scope_name, name, state, scaling_type, min_segments, tags)
+         SELECT $1, 'bulk-' || lpad(i::text, 6, '0'), 'ACTIVE', 'FIXED_NUM_SEGMENTS', 1, '{}'
+           FROM generate_series(1, $2::int) i`,
+        [scope, count],
+      );
+
     /** A request whose answer is read only when the test says so. */
-    function open(): Promise<IncomingMessage> {
+    function open(scope = big): Promise<IncomingMessage> {
       return new Promise((resolve, reject) => {
-        const req = httpRequest({ port, host: '127.0.0.1', path: `/v1/scopes/${big}/streams` });
+        const req = httpRequest({ port, host: '127.0.0.1', path: `/v1/scopes/${scope}/streams` });
         req.on('response', (res) => {
           res.pause();
           resolve(res);
@@ -143,6 +147,43 @@ describe('Whole lists streamed in batches (e2e)', () => {
       const listed = (JSON.parse(text) as { streams: { streamName: string }[] }).streams;
       expect(listed).toHaveLength(COUNT);
       expect(listed.some((s) => s.streamName === 'zzz-late')).toBe(false);
+      expect(await eventually(openSnapshots, 0)).toBe(0);
+    });
+
+    it('cuts the answer short, never completes it, when the database fails mid-answer', async () => {
+      // Larger than what the kernel buffers for a client that does not read (tens of MB
+      // here), so that the service is still reading when its connection is lost.
+      const huge = await createScope(t.http, 'huge');
+      await insertStreams(huge, 250_000);
+      const res = await open(huge);
+      // The answer has begun: its snapshot's transaction is open, between two reads or waiting
+      // for the client.
+      const killed = await t.sql<{ killed: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND xact_start IS NOT NULL`,
+      );
+      expect(killed).toEqual([{ killed: true }]);
+      res.setEncoding('utf8');
+      let text = '';
+      let failed = false;
+      try {
+        for await (const chunk of res) text += chunk as string;
+      } catch {
+        failed = true;
+      }
+      expect(failed || !res.complete).toBe(true);
+      expect(text.length).toBeGreaterThan(0);
+      expect(() => JSON.parse(text) as unknown).toThrow();
+      // The service goes on: the next answer is whole.
+      const after = await t.http.get(`/v1/scopes/${big}/streams?limit=1`).expect(200);
+      expect(after.body).toMatchObject({ streams: [{ streamName: 'bulk-000001' }] });
+    });
+
+    it('answers HEAD on a whole list without a body, and keeps no transaction open', async () => {
+      const res = await t.http.head(`/v1/scopes/${big}/streams`).expect(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.text ?? '').toBe('');
       expect(await eventually(openSnapshots, 0)).toBe(0);
     });
 

@@ -88,8 +88,10 @@ export class StreamsService {
     });
   }
 
-  /** One query; only an empty answer asks whether the scope exists. */
-  /** A page of the streams, or all of them, read in batches while the answer is sent. */
+  /**
+   * A page of the streams, or all of them, read in batches while the answer is sent. Only an
+   * empty read asks whether the scope exists.
+   */
   async list(
     scope: string,
     filter: StreamFilter,
@@ -102,9 +104,7 @@ export class StreamsService {
       return streams;
     };
     const positionOf = (stream: Stream) => stream.name;
-    if (!request) return ListAnswer.unread('streams', { read, positionOf }, toStreamProperty);
-    const page = await this.pages.page(request, await read(request), positionOf);
-    return ListAnswer.of('streams', page, toStreamProperty);
+    return this.pages.answer('streams', request, { read, positionOf }, toStreamProperty);
   }
 
   /** The user streams of several scopes as GET shows them, with state and version. */
@@ -224,10 +224,7 @@ export class StreamsService {
     const read = (keyset: Keyset<number>) =>
       this.scopes.within(scope, () => this.windowRecords(scope, name, window, keyset));
     const positionOf = (row: EpochRecord) => row.epoch;
-    const toItem = (row: EpochRecord) => row.record;
-    if (!request) return ListAnswer.unread('scalingEvents', { read, positionOf }, toItem);
-    const page = await this.pages.page(request, await read(request), positionOf);
-    return ListAnswer.of('scalingEvents', page, toItem);
+    return this.pages.answer('scalingEvents', request, { read, positionOf }, (row) => row.record);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError } from '../errors/domain-error';
+import { ListAnswer, UnreadRows } from './list-answer';
 import { InvalidTokenError, issueToken, listName, readToken } from './continuation-token';
 import type { PageQueryDto } from './page-query.dto';
 import { PaginationKeyRepository } from './pagination-key.repository';
@@ -63,6 +64,24 @@ export class Paginator {
     const items = rows.slice(0, request.limit);
     const after = positionOf(items[items.length - 1]);
     return { items, continuationToken: issueToken(await this.signingKey(), request.list, after) };
+  }
+
+  /**
+   * The answer to a list request: the page it asks for, or, when it asks for none, the whole
+   * list, read with the same keyset reads a batch at a time while it is sent.
+   */
+  async answer<Row, Position, Item>(
+    key: string,
+    request: PageRequest<Position> | undefined,
+    rows: UnreadRows<Row, Position>,
+    toItem: (row: Row) => Item,
+  ): Promise<ListAnswer<Item>> {
+    if (!request) return ListAnswer.unread(key, rows, toItem);
+    return ListAnswer.of(
+      key,
+      await this.page(request, await rows.read(request), rows.positionOf),
+      toItem,
+    );
   }
 
   private position<Position>(key: Buffer, list: string, token: string): Position {
