@@ -1,13 +1,15 @@
 # syntax=docker/dockerfile:1
 
-# Build: compile TypeScript (with the Swagger plugin) to dist/.
+# Build: compile TypeScript (with the Swagger plugin) to dist/, and the console to dist/console.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY scripts/build.mjs ./scripts/
 COPY src ./src
 COPY migrations ./migrations
+COPY web ./web
 RUN npm run build
 
 # Production dependencies only. The embedded PostgreSQL binaries are optional dependencies and

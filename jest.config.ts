@@ -17,6 +17,8 @@ const ESM_PACKAGES = [
   '@tokenizer',
   'uint8array-extras',
   '@seriousme',
+  'jose',
+  'oidc-provider',
 ];
 
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -39,6 +41,7 @@ const shared: Config = {
           // which has no __dirname.
           resolve('test/setup/babel-drop-create-require.js'),
           'babel-plugin-transform-import-meta',
+          '@babel/plugin-transform-export-namespace-from',
           '@babel/plugin-transform-modules-commonjs',
         ],
       },
@@ -53,7 +56,11 @@ const config: Config = {
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   testTimeout: 60_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'],
+    },
     {
       ...shared,
       displayName: 'e2e',

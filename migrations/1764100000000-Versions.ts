@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * A version per scope, stream and reader group: the entity tags of conditional requests
- * (extensions.md section 2). Each change increments it in the statement that makes the change,
+ * (docs/extensions.md section 2). Each change increments it in the statement that makes the change,
  * so a reader never sees a change without its version. Existing rows start at 1, as new ones do.
  */
 export class Versions1764100000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Paging (extensions.md section 1): the key that signs continuation tokens, and the indexes that
+ * Paging (docs/extensions.md section 1): the key that signs continuation tokens, and the indexes that
  * make each page one index range scan.
  */
 export class Pagination1764200000000 implements MigrationInterface {

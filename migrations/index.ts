@@ -4,6 +4,9 @@ import { AuditEvents1764000000000 } from './1764000000000-AuditEvents';
 import { Versions1764100000000 } from './1764100000000-Versions';
 import { Pagination1764200000000 } from './1764200000000-Pagination';
 import { IdempotencyRecords1764300000000 } from './1764300000000-IdempotencyRecords';
+import { ReaderGroupVersionOnStreamDelete1764400000000 } from './1764400000000-ReaderGroupVersionOnStreamDelete';
+import { SegmentLives1764500000000 } from './1764500000000-SegmentLives';
+import { ChangeEvents1764600000000 } from './1764600000000-ChangeEvents';
 
 /** Every migration, oldest first. A new migration is added here in the same commit. */
 export const migrations = [
@@ -13,4 +16,7 @@ export const migrations = [
   Versions1764100000000,
   Pagination1764200000000,
   IdempotencyRecords1764300000000,
+  ReaderGroupVersionOnStreamDelete1764400000000,
+  SegmentLives1764500000000,
+  ChangeEvents1764600000000,
 ];

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long versions of the reliability properties (issue 5): more races between two instances,
+# The long versions of the reliability properties : more races between two instances,
 # longer load before SIGTERM and SIGKILL, a 30 s database outage, 20,000 fuzz cases.
 # `npm test` runs the same tests at a size CI can afford. Uses DATABASE_URL like `npm test`.
 set -euo pipefail

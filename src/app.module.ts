@@ -6,11 +6,13 @@ import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { PaginationModule } from './common/pagination/pagination.module';
+import { DescribeModule } from './describe/describe.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { IdempotencyModule } from './idempotency/idempotency.module';
 import { MetricsModule } from './metrics/metrics.module';
-import { PIPELINE_PROVIDERS } from './request-pipeline';
+import { PaginationModule } from './pagination/pagination.module';
+import { pipelineProviders } from './request-pipeline';
 import { ReaderGroupsModule } from './reader-groups/reader-groups.module';
 import { ScopesModule } from './scopes/scopes.module';
 import { StreamsModule } from './streams/streams.module';
@@ -22,11 +24,14 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        // Off (skipped) at 0; per client address, per instance.
-        ThrottlerModule.forRoot({
-          throttlers: [{ ttl: 60_000, limit: Math.max(1, config.RATE_LIMIT_PER_MINUTE) }],
-          skipIf: () => config.RATE_LIMIT_PER_MINUTE === 0,
-        }),
+        // Per client address, per instance; no limit at all at 0.
+        ...(config.RATE_LIMIT_PER_MINUTE > 0
+          ? [
+              ThrottlerModule.forRoot({
+                throttlers: [{ ttl: 60_000, limit: config.RATE_LIMIT_PER_MINUTE }],
+              }),
+            ]
+          : []),
         AuthModule,
         AuditModule,
         DatabaseModule,
@@ -34,13 +39,15 @@ export class AppModule {
         ScopesModule,
         StreamsModule,
         ReaderGroupsModule,
+        DescribeModule,
         ApplyModule,
+        EventsModule,
         HealthModule,
         IdempotencyModule,
         MetricsModule.forRoot(config.METRICS_ENABLED),
       ],
-      // The guards, pipe, interceptor and filter of every route: see request-pipeline.ts.
-      providers: PIPELINE_PROVIDERS,
+      // The guards, pipe and filter of every route: see request-pipeline.ts.
+      providers: pipelineProviders(config),
     };
   }
 }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Logger as NestLogger } from '@nestjs/common';
+import { Logger as NestLogger, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
@@ -27,13 +27,14 @@ function readConfig(): AppConfig {
   }
 }
 
-/** Where a person finds the API, its document, Swagger UI and the metrics. */
+/** Where a person finds the API, the console, its document, Swagger UI and the metrics. */
 function addresses(config: AppConfig): string {
   const scheme = config.TLS_CERT_FILE ? 'https' : 'http';
   const host = ['0.0.0.0', '::'].includes(config.HOST) ? 'localhost' : config.HOST;
   const base = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${config.PORT}`;
   const parts = [
     `API ${base}/v1`,
+    ...(config.CONSOLE_ENABLED ? [`console ${base}/console`] : []),
     `Swagger UI ${base}${API_DOCS_PATHS.ui}`,
     `OpenAPI ${base}${API_DOCS_PATHS.json}`,
   ];
@@ -58,7 +59,12 @@ async function bootstrap(config: AppConfig, logger: Logger): Promise<void> {
     app.get(DatabaseServer).adopt(database.embedded);
     database = undefined;
     configureApp(app, config, logger);
-    app.enableShutdownHooks();
+    // With authentication on, SIGHUP reads the accounts and group ACLs again (AccessFiles).
+    app.enableShutdownHooks(
+      Object.values(ShutdownSignal).filter(
+        (signal) => !(config.AUTH_ENABLED && signal === ShutdownSignal.SIGHUP),
+      ),
+    );
     try {
       await app.listen(config.PORT, config.HOST);
     } catch (error) {

@@ -14,7 +14,7 @@ interface Planned {
 
 const planned = (answer: Answer): Planned => answer.body as Planned;
 
-/** extensions.md section 5 under concurrency: two service processes on one database. */
+/** docs/extensions.md section 5 under concurrency: two service processes on one database. */
 describe('Declarative apply across two instances (e2e)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let services: ServiceProcess[];

@@ -4,7 +4,7 @@ import { brokenInvariants } from './support/invariants';
 import { PROBLEM_HEADERS, uniqueName } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
-/** extensions.md section 5: `POST /v1/apply`, against the real service and database. */
+/** docs/extensions.md section 5: `POST /v1/apply`, against the real service and database. */
 describe('Declarative apply (e2e)', () => {
   let t: TestApp;
 
@@ -109,8 +109,8 @@ describe('Declarative apply (e2e)', () => {
     // Applying it again finds nothing to do.
     const again = await apply(documentFor(scope)).expect(200);
     expect(again.body.summary).toEqual({ create: 0, update: 0, delete: 0, unchanged: 4 });
-    expect(again.body.changes.every((c: { action: string }) => c.action === 'unchanged')).toBe(
-      true,
+    expect(again.body.changes.filter((c: { action: string }) => c.action !== 'unchanged')).toEqual(
+      [],
     );
   });
 
@@ -467,6 +467,10 @@ describe('Declarative apply with authentication (e2e)', () => {
     const reader = await as('reader', false).expect(403);
     expect(reader.body.code).toBe('PERMISSION_DENIED');
     expect(reader.body.detail).toContain(`READ_UPDATE on prn::/scope:${scope}`);
+    expect(reader.body.missing).toContainEqual({
+      permission: 'READ_UPDATE',
+      resource: `prn::/scope:${scope}`,
+    });
     // With an Idempotency-Key the apply runs in the key's transaction, which the refusal rolls
     // back: its record must outlive it.
     await as('reader', false).set('Idempotency-Key', 'denied-apply').expect(403);

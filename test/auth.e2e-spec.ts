@@ -107,6 +107,37 @@ const CASES: Case[] = [
     status: 200,
   },
   {
+    name: 'scaleStream',
+    method: 'post',
+    path: '/v1/scopes/sales/streams/made/scale',
+    body: {
+      sealedSegments: [1],
+      newRanges: [
+        { keyStart: 0, keyEnd: 0.25 },
+        { keyStart: 0.25, keyEnd: 0.5 },
+      ],
+    },
+    denied: 'reader',
+    allowed: 'writer',
+    status: 200,
+  },
+  {
+    name: 'getSegments',
+    method: 'get',
+    path: '/v1/scopes/sales/streams/orders/segments?at=0',
+    denied: 'nobody',
+    allowed: 'narrow',
+    status: 200,
+  },
+  {
+    name: 'getSegment',
+    method: 'get',
+    path: '/v1/scopes/sales/streams/orders/segments/0',
+    denied: 'nobody',
+    allowed: 'narrow',
+    status: 200,
+  },
+  {
     name: 'updateStreamState',
     method: 'put',
     path: '/v1/scopes/sales/streams/made/state',
@@ -198,7 +229,7 @@ const CASES: Case[] = [
   },
 ];
 
-/** behaviour.md section 8, with AUTH_ENABLED. */
+/** docs/behaviour.md section 8, with AUTH_ENABLED. */
 describe('Authentication and permissions (e2e)', () => {
   let t: TestApp;
   const as = (user: User | undefined, { method, path, body }: Case, password?: string) => {
@@ -307,6 +338,8 @@ describe('Authentication and permissions (e2e)', () => {
       const res = await t.http.get('/v1/scopes').set('Authorization', basic(user));
       expect([user, res.status, res.body.code]).toEqual([user, 403, 'PERMISSION_DENIED']);
       expect(res.body.detail).toContain('READ on prn::/');
+      // What is missing, for a client to explain (GET /v1/auth/explain).
+      expect(res.body.missing).toEqual([{ permission: 'READ', resource: 'prn::/' }]);
     }
   });
 
@@ -381,6 +414,11 @@ describe('Authentication with closed health and few allowed failures (e2e)', () 
         200,
       ]);
     }
+  });
+
+  it('does not count requests without credentials as failed logins', async () => {
+    for (let i = 0; i < 5; i++) await t.http.get('/v1/auth/whoami').expect(401);
+    await t.http.get('/v1/scopes').set('Authorization', basic('admin')).expect(200);
   });
 
   it('answers 429 with Retry-After after repeated failures, even to the right password', async () => {

@@ -44,6 +44,14 @@ describe('tributary CLI over TLS with authentication (e2e)', () => {
       if (Date.now() > deadline) throw new Error(`service not ready:\n${service.output.join('')}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    // What several tests read, made here rather than by one of them: the reader's scope and a
+    // stream in it.
+    for (const args of [
+      ['scopes', 'create', 'sec'],
+      ['streams', 'create', 'sec', 'orders'],
+    ]) {
+      expect({ args, ...(await cli([...args, ...as('admin')])) }).toMatchObject({ args, code: 0 });
+    }
   });
   afterAll(async () => {
     await service.stop();
@@ -51,9 +59,9 @@ describe('tributary CLI over TLS with authentication (e2e)', () => {
   });
 
   it('works over HTTPS with --cacert and the credentials of an account', async () => {
-    const created = await cli(['scopes', 'create', 'sec', '-o', 'json', ...as('admin')]);
-    expect(created).toEqual({ code: 0, stdout: '{\n  "scopeName": "sec"\n}\n', stderr: '' });
-    expect((await cli(['streams', 'create', 'sec', 'orders', ...as('admin')])).code).toBe(0);
+    const created = await cli(['scopes', 'create', 'https', '-o', 'json', ...as('admin')]);
+    expect(created).toEqual({ code: 0, stdout: '{\n  "scopeName": "https"\n}\n', stderr: '' });
+    expect((await cli(['streams', 'create', 'https', 'orders', ...as('admin')])).code).toBe(0);
   });
 
   it('takes the credentials from TRIBUTARY_USER and TRIBUTARY_PASSWORD', async () => {

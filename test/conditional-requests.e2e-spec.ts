@@ -21,7 +21,7 @@ const fixed = (minSegments: number) => ({
   scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments },
 });
 
-/** extensions.md section 2: entity tags, If-None-Match on reads, If-Match on changes. */
+/** docs/extensions.md section 2: entity tags, If-None-Match on reads, If-Match on changes. */
 describe('Conditional requests (e2e)', () => {
   let t: TestApp;
   let scope: string;

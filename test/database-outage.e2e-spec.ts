@@ -2,7 +2,7 @@ import { eventually } from './support/eventually';
 import { PROBLEM_HEADERS } from './support/factories';
 import { ProxiedApp, startBehindProxy } from './support/proxied-app';
 
-/** behaviour.md section 2: an unreachable database is a fast 503 with Retry-After, not a 500. */
+/** docs/behaviour.md section 2: an unreachable database is a fast 503 with Retry-After, not a 500. */
 describe('Database outage (e2e)', () => {
   let app: ProxiedApp;
 

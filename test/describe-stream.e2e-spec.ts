@@ -5,7 +5,7 @@ const fixed = (minSegments: number) => ({
   scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments },
 });
 
-/** extensions.md section 4: `GET .../streams/{t}/description`. */
+/** docs/extensions.md section 4: `GET .../streams/{t}/description`. */
 describe('Describe a stream (e2e)', () => {
   let t: TestApp;
   let scope: string;

@@ -113,6 +113,10 @@ const retentionPolicy = fc.record(
   { requiredKeys: [] },
 );
 
+/** A key range of a scale: bounds near the key space's, or junk. */
+const keyBound = fc.oneof(fc.constantFrom(0, 0.25, 0.5, 1, 0.1 + 0.2), fc.double(), scalarOrJunk);
+const keyRange = fc.record({ keyStart: keyBound, keyEnd: keyBound }, { requiredKeys: [] });
+
 /** Bodies close enough to valid to pass the first checks, and plain junk. */
 const body = fc.oneof(
   fc.record(
@@ -133,6 +137,14 @@ const body = fc.oneof(
       rolloverSizeBytes: fc.oneof(fc.integer({ min: 0 }), scalarOrJunk),
       timestampAggregationTimeout: fc.oneof(fc.integer({ min: 0 }), scalarOrJunk),
       streamState: fc.oneof(fc.constant('SEALED'), scalarOrJunk),
+      sealedSegments: fc.oneof(
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 3 }), scalarOrJunk), { maxLength: 4 }),
+        scalarOrJunk,
+      ),
+      newRanges: fc.oneof(
+        fc.array(fc.oneof(keyRange, scalarOrJunk), { maxLength: 4 }),
+        scalarOrJunk,
+      ),
       __proto__: scalarOrJunk,
       constructor: scalarOrJunk,
     },
@@ -201,6 +213,8 @@ const query = fc
         'x',
         'from[]',
         'to[a]',
+        'at',
+        'dryRun',
       ),
       queryValue,
     ),
@@ -219,6 +233,11 @@ const request = fc.record({
     fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}`),
     fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}/state`),
     fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}/scaling-events`),
+    fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}/scale`),
+    fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}/segments`),
+    fc
+      .tuple(segment, segment, segment)
+      .map(([s, t, n]) => `/v1/scopes/${s}/streams/${t}/segments/${n}`),
     fc.tuple(segment).map(([s]) => `/v1/scopes/${s}/readergroups`),
     fc.tuple(segment, segment).map(([s, g]) => `/v1/scopes/${s}/readergroups/${g}`),
     fc
@@ -246,7 +265,7 @@ const DIGEST = `
     UNION ALL SELECT 'group stream ' || g::text FROM reader_group_streams g
     UNION ALL SELECT 'reader ' || r::text FROM reader_group_readers r) rows`;
 
-/** issue 5: hostile input never makes a 500, a crash or a partial write. */
+/** Hostile input never makes a 500, a crash or a partial write. */
 describe('Fuzzing every operation (e2e)', () => {
   let t: TestApp;
   const digest = async (): Promise<string> => (await t.sql<{ digest: string }>(DIGEST))[0].digest;

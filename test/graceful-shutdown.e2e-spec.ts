@@ -117,21 +117,24 @@ describe('Graceful shutdown of the built service (e2e)', () => {
       DB_STATEMENT_TIMEOUT_MS: '2000',
     });
     await stuck.ready();
+    // A stream of its own to hold, whether or not the test before ran.
+    const scopes = `${stuck.baseUrl}/v1/scopes`;
+    expect((await fetch(scopes, json('POST', { scopeName: 'cutoff' }))).status).toBe(201);
+    const created = await fetch(`${scopes}/cutoff/streams`, json('POST', { streamName: 's' }));
+    expect(created.status).toBe(201);
     await locker.query('BEGIN');
     await locker.query(
-      `SELECT 1 FROM streams WHERE scope_name = 'drain' AND name = 's' FOR UPDATE`,
+      `SELECT 1 FROM streams WHERE scope_name = 'cutoff' AND name = 's' FOR UPDATE`,
     );
     try {
       const update = fetch(
-        `${stuck.baseUrl}/v1/scopes/drain/streams/s`,
+        `${scopes}/cutoff/streams/s`,
         json('PUT', { scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1 } }),
       ).then(
         (res) => res.status,
         () => 'cut off',
       );
-      for (let attempt = 0; attempt < 100 && (await waitingOnLocks()) < 1; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      expect(await eventually(waitingOnLocks, 1, { attempts: 100, intervalMs: 50 })).toBe(1);
       stuck.signal('SIGTERM');
       expect(await update).toBe('cut off');
       expect(['SIGTERM', 0]).toContain(await stuck.exited());

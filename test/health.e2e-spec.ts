@@ -22,7 +22,7 @@ function expectHealthResult(node: Record<string, unknown>, name: string): void {
   );
 }
 
-/** behaviour.md section 7 and the contract's Health part. */
+/** docs/behaviour.md section 7 and the contract's Health part. */
 describe('Health (e2e)', () => {
   let t: TestApp;
 

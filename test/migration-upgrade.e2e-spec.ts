@@ -50,7 +50,37 @@ const FILLS: Record<string, string[]> = {
      VALUES ('mid', 'readers', 0, 'mid', 'events'), ('mid', 'readers', 1, 'old', 'orders')`,
     `INSERT INTO reader_group_readers (scope_name, reader_group, reader_id) VALUES ('mid', 'readers', 'r1')`,
   ],
+  // A stream rescaled twice by PUT (2, then 3, then 1 segment), each epoch listing its segments.
+  ReaderGroupVersionOnStreamDelete1764400000000: [
+    `INSERT INTO streams (scope_name, name, owner_stream, scaling_type, min_segments)
+     VALUES ('mid', 'scaled', NULL, 'FIXED_NUM_SEGMENTS', 1),
+            ('mid', '_MARKscaled', 'scaled', 'FIXED_NUM_SEGMENTS', 1)`,
+    `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
+     VALUES ('mid', 'scaled', 0, 1700000001000, '{0,1}'), ('mid', 'scaled', 1, 1700000002000, '{2,3,4}'),
+            ('mid', 'scaled', 2, 1700000003000, '{5}'), ('mid', '_MARKscaled', 0, 1700000001000, '{0}')`,
+    `INSERT INTO stream_segments
+       (scope_name, stream_name, number, created_in, sealed_in, start_time, key_start, key_end)
+     VALUES ('mid', 'scaled', 0, 0, 1, 1700000001000, 0, 0.5),
+            ('mid', 'scaled', 1, 0, 1, 1700000001000, 0.5, 1),
+            ('mid', 'scaled', 2, 1, 2, 1700000002000, 0, 1::float8 / 3),
+            ('mid', 'scaled', 3, 1, 2, 1700000002000, 1::float8 / 3, 2::float8 / 3),
+            ('mid', 'scaled', 4, 1, 2, 1700000002000, 2::float8 / 3, 1),
+            ('mid', 'scaled', 5, 2, NULL, 1700000003000, 0, 1),
+            ('mid', '_MARKscaled', 0, 0, NULL, 1700000001000, 0, 1)`,
+    `INSERT INTO segment_numbering (scope_name, stream_name, next_number)
+     VALUES ('mid', 'scaled', 6), ('mid', '_MARKscaled', 1)`,
+  ],
 };
+
+/** The release point from which the database holds the stream `mid/scaled`. */
+const SCALED_FROM =
+  migrations.findIndex((m) => m.name === 'ReaderGroupVersionOnStreamDelete1764400000000') + 1;
+
+/**
+ * Columns a later migration drops, each replaced by what its own test below checks: an epoch's
+ * list of active segments is read from the segments' lives since SegmentLives.
+ */
+const DROPPED: Record<string, string[]> = { stream_epochs: ['active_segments'] };
 
 const TABLES = [
   'scopes',
@@ -69,8 +99,14 @@ async function snapshot(client: Client): Promise<Record<string, string[]>> {
   for (const table of TABLES) {
     const exists = await client.query('SELECT to_regclass($1) AS t', [table]);
     if (exists.rows[0].t === null) continue;
+    const { rows: columns } = await client.query<{ name: string }>(
+      `SELECT column_name AS name FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
+      [table],
+    );
+    const kept = columns.map((c) => c.name).filter((c) => !DROPPED[table]?.includes(c));
     const { rows: found } = await client.query<{ row: string }>(
-      `SELECT t::text AS row FROM ${table} t ORDER BY 1`,
+      `SELECT ROW(${kept.map((c) => `t."${c}"`).join(', ')})::text AS row FROM ${table} t ORDER BY 1`,
     );
     rows[table] = found.map((r) => r.row);
   }
@@ -78,6 +114,23 @@ async function snapshot(client: Client): Promise<Record<string, string[]>> {
 }
 
 const earlierPoints = migrations.slice(0, -1).map((_, i) => i + 1);
+
+/** Runs `work` with a data source that knows the migrations of release point `point`. */
+async function atReleasePoint(
+  url: string,
+  point: number,
+  work: (source: DataSource) => Promise<void>,
+): Promise<void> {
+  const source = await new DataSource({
+    ...typeOrmOptions({ url, poolSize: 1, statementTimeoutMs: 10_000, connectTimeoutMs: 3000 }),
+    migrations: migrations.slice(0, point),
+  }).initialize();
+  try {
+    await work(source);
+  } finally {
+    await source.destroy();
+  }
+}
 
 describe.each(earlierPoints)('Upgrading a database of release point %i to head (e2e)', (point) => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -93,21 +146,10 @@ describe.each(earlierPoints)('Upgrading a database of release point %i to head (
     database = await createTestDatabase();
     // As it happened: each release's migrations ran, then that release's API wrote its rows.
     for (let released = 1; released <= point; released++) {
-      const source = await new DataSource({
-        ...typeOrmOptions({
-          url: database.url,
-          poolSize: 1,
-          statementTimeoutMs: 10_000,
-          connectTimeoutMs: 3000,
-        }),
-        migrations: migrations.slice(0, released),
-      }).initialize();
-      try {
+      await atReleasePoint(database.url, released, async (source) => {
         await source.runMigrations({ transaction: 'each' });
         for (const sql of FILLS[migrations[released - 1].name] ?? []) await source.query(sql);
-      } finally {
-        await source.destroy();
-      }
+      });
     }
     client = new Client({ connectionString: database.url });
     await client.connect();
@@ -202,6 +244,34 @@ describe.each(earlierPoints)('Upgrading a database of release point %i to head (
     await t.http.delete('/v1/scopes/old/streams/archive').expect(204);
   });
 
+  if (point >= SCALED_FROM) {
+    it('answers the segments each epoch listed, and scales the old stream by hand', async () => {
+      const listed = [[0, 1], [2, 3, 4], [5]];
+      for (const [epoch, numbers] of listed.entries()) {
+        const at = 1700000001000 + epoch * 1000;
+        const res = await t.http.get(`/v1/scopes/mid/streams/scaled/segments?at=${at}`).expect(200);
+        expect([
+          at,
+          res.body.epoch,
+          res.body.segments.map((s: { number: number }) => s.number),
+        ]).toEqual([at, epoch, numbers]);
+      }
+      const split = await t.http
+        .post('/v1/scopes/mid/streams/scaled/scale')
+        .send({
+          sealedSegments: [5],
+          newRanges: [
+            { keyStart: 0, keyEnd: 0.5 },
+            { keyStart: 0.5, keyEnd: 1 },
+          ],
+        })
+        .expect(200);
+      expect(split.body.newSegments.map((s: { number: number }) => s.number)).toEqual([6, 7]);
+      const life = await t.http.get('/v1/scopes/mid/streams/scaled/segments/3').expect(200);
+      expect(life.body).toMatchObject({ predecessors: [0, 1], successors: [5], sealedInEpoch: 2 });
+    });
+  }
+
   if (point >= 2) {
     it('serves the old reader group through the API', async () => {
       const group = await t.http.get('/v1/scopes/mid/readergroups/readers').expect(200);
@@ -214,4 +284,57 @@ describe.each(earlierPoints)('Upgrading a database of release point %i to head (
       await t.http.delete('/v1/scopes/mid/readergroups/readers/readers/r1').expect(204);
     });
   }
+});
+
+describe('Migration SegmentLives, which drops the lists of active segments (e2e)', () => {
+  const point = migrations.findIndex((m) => m.name === 'SegmentLives1764500000000');
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const lists = `SELECT stream_name, epoch, active_segments FROM stream_epochs
+                  WHERE scope_name = 'mid' ORDER BY 1, 2`;
+
+  beforeEach(async () => {
+    Logger.overrideLogger(false);
+    database = await createTestDatabase();
+    await atReleasePoint(database.url, point, async (source) => {
+      await source.runMigrations({ transaction: 'each' });
+      await source.query(`INSERT INTO scopes (name) VALUES ('mid')`);
+      for (const sql of FILLS.ReaderGroupVersionOnStreamDelete1764400000000)
+        await source.query(sql);
+    });
+  });
+  afterEach(() => database.drop());
+
+  it('refuses to drop lists that differ from the segments, and changes nothing', async () => {
+    let listed: unknown[] = [];
+    await atReleasePoint(database.url, point, async (source) => {
+      await source.query(
+        `UPDATE stream_epochs SET active_segments = '{2,3}' WHERE stream_name = 'scaled' AND epoch = 1`,
+      );
+      listed = await source.query(lists);
+    });
+    await atReleasePoint(database.url, point + 1, async (source) => {
+      await expect(source.runMigrations({ transaction: 'each' })).rejects.toThrow(
+        "epochs whose list of active segments differs from their segments' lives: " +
+          '[{"scope_name":"mid","stream_name":"scaled","epoch":1}]',
+      );
+      expect(await source.query(lists)).toEqual(listed);
+      expect(await source.showMigrations()).toBe(true);
+    });
+  });
+
+  it('writes the lists back as they were when it is reverted', async () => {
+    let listed: unknown[] = [];
+    await atReleasePoint(database.url, point, async (source) => {
+      listed = await source.query(lists);
+    });
+    await atReleasePoint(database.url, point + 1, async (source) => {
+      await source.runMigrations({ transaction: 'each' });
+      const index = `SELECT to_regclass('stream_segments_life_idx')::text AS name`;
+      expect(await source.query(index)).toEqual([{ name: 'stream_segments_life_idx' }]);
+      await source.undoLastMigration({ transaction: 'each' });
+      expect(await source.query(lists)).toEqual(listed);
+      expect(await source.query(index)).toEqual([{ name: null }]);
+      expect(listed).toHaveLength(4);
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { UNMATCHED_ROUTE } from '../src/common/http/route-template';
+import { UNMATCHED_ROUTE } from '../src/http/route-template';
 import { ANONYMOUS } from '../src/audit/actor';
 import { Operation } from '../src/common/operations';
 import { METRICS_PATH } from '../src/metrics/metrics.controller';
@@ -10,7 +10,7 @@ import { freePort, ServiceProcess } from './support/service-process';
 import { createTestDatabase } from './support/test-database';
 
 /**
- * issue 7, observability: the built service logs JSON lines on stdout, one per request, and
+ * Observability: the built service logs JSON lines on stdout, one per request, and
  * no secret ever reaches them. The service runs at the most verbose level, so every line it
  * can write is searched.
  */

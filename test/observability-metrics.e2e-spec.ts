@@ -1,5 +1,5 @@
 import { AddressInfo, connect, Socket } from 'node:net';
-import { UNMATCHED_ROUTE } from '../src/common/http/route-template';
+import { UNMATCHED_ROUTE } from '../src/http/route-template';
 import { Operation } from '../src/common/operations';
 import { METRICS_PATH } from '../src/metrics/metrics.controller';
 import { DURATION_BUCKETS, MetricsService } from '../src/metrics/metrics.service';
@@ -9,7 +9,7 @@ import { createScope, uniqueName } from './support/factories';
 import { parseSamples, Sample, samplesOf, valueOf } from './support/prometheus';
 import { startTestApp, TestApp } from './support/test-app';
 
-/** issue 7, observability: Prometheus metrics at /metrics. */
+/** Observability: Prometheus metrics at /metrics. */
 describe('Metrics (e2e)', () => {
   let t: TestApp;
   const scrape = async (app: TestApp = t): Promise<Sample[]> => {
@@ -95,9 +95,9 @@ describe('Metrics (e2e)', () => {
           UNMATCHED_ROUTE,
         ].sort(),
       );
-      expect(samples.some((s) => Object.values(s.labels).some((v) => v.includes(scopeName)))).toBe(
-        false,
-      );
+      expect(
+        samples.filter((s) => Object.values(s.labels).some((v) => v.includes(scopeName))),
+      ).toEqual([]);
     });
 
     it('keeps a latency histogram with the same labels', () => {
@@ -185,12 +185,15 @@ describe('Metrics (e2e)', () => {
       await scopes().expect(401);
       await scopes().set('Authorization', basic('admin', 'wrong')).expect(401);
       await scopes().set('Authorization', basic('nobody', 'wrong')).expect(401);
+      // Without credentials: refused, but not a failed login (no 429 from it).
+      await scopes().expect(401);
+      await scopes().set('Authorization', basic('ghost', 'wrong')).expect(401);
       await scopes().set('Authorization', basic('admin')).expect(429);
       const samples = await scrape(secured);
       const failures = (reason: string) =>
         valueOf(samples, 'tributary_auth_failures_total', { reason });
-      expect(failures('missing_credentials')).toBe(1);
-      expect(failures('invalid_credentials')).toBe(2);
+      expect(failures('missing_credentials')).toBe(2);
+      expect(failures('invalid_credentials')).toBe(3);
       expect(failures('forbidden')).toBe(1);
       expect(valueOf(samples, 'tributary_rate_limited_total')).toBe(1);
       // Refused by a guard after the handler was matched: counted under its operation.
@@ -198,7 +201,7 @@ describe('Metrics (e2e)', () => {
         samplesOf(samples, 'http_requests_total', { operation, status: String(status) })
           .map((s) => s.value)
           .reduce((sum, value) => sum + value, 0);
-      expect(refused(Operation.listScopes, 401)).toBe(3);
+      expect(refused(Operation.listScopes, 401)).toBe(5);
       expect(refused(Operation.createScope, 403)).toBe(1);
       expect(refused(Operation.listScopes, 429)).toBe(1);
     });

@@ -72,7 +72,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/yaml/);
       const text = await res.text();
-      expect(text.trimStart().startsWith('{')).toBe(false);
+      expect(text.trimStart()).not.toMatch(/^\{/);
       // The validator parses YAML text itself (with the `yaml` package) before validating it.
       const validator = new Validator();
       const result = await validator.validate(text);
@@ -148,7 +148,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
       }
     });
 
-    it('marks the reader-group writes, the probes, the audit list, describe and apply, and only them, as extensions', () => {
+    it('marks the reader-group writes, the probes, the audit list, the change feed, whoami and explain, describe and apply, and only them, as extensions', () => {
       const extensions = documentedOperations(served)
         .filter((o) => o.operation['x-extension'] === true)
         .map((o) => o.operation.operationId);
@@ -157,6 +157,8 @@ describe('The OpenAPI document (e2e, built service)', () => {
           ...CONTRACT.extensionOperationIds,
           ...CONTRACT.probeOperationIds,
           ...CONTRACT.auditOperationIds,
+          ...CONTRACT.feedOperationIds,
+          ...CONTRACT.authOperationIds,
           ...CONTRACT.streamExtensionOperationIds,
           ...CONTRACT.applyOperationIds,
         ].sort(),
@@ -346,6 +348,9 @@ describe('The OpenAPI document (e2e, built service)', () => {
       ['getScope', ['200', '304', '400', '404', '500', '503']],
       ['getStream', ['200', '304', '400', '404', '500', '503']],
       ['describeStream', ['200', '400', '404', '500', '503']],
+      ['scaleStream', ['200', '400', '404', '409', '412', '413', '415', '422', '500', '503']],
+      ['getSegments', ['200', '400', '404', '500', '503']],
+      ['getSegment', ['200', '400', '404', '500', '503']],
       ['getReaderGroup', ['200', '304', '400', '404', '500', '503']],
       ['createReaderGroup', ['201', '400', '404', '409', '413', '415', '422', '500', '503']],
       ['deleteReaderGroup', ['204', '400', '404', '412', '500', '503']],
@@ -368,6 +373,8 @@ describe('The OpenAPI document (e2e, built service)', () => {
         ['updateStream', '200'],
         ['updateStreamState', '200'],
         ['describeStream', '200'],
+        ['scaleStream', '200'],
+        ['getSegments', '200'],
         ['createReaderGroup', '201'],
         ['getReaderGroup', '200'],
       ];
@@ -401,8 +408,26 @@ describe('The OpenAPI document (e2e, built service)', () => {
           'PRECONDITION_FAILED',
         );
       }
-      for (const id of ['listScopes', 'listStreams', 'describeStream', 'getScalingEvents']) {
+      for (const id of [
+        'listScopes',
+        'listStreams',
+        'describeStream',
+        'getScalingEvents',
+        'getSegments',
+        'getSegment',
+      ]) {
         expect([id, headerParameters(id)]).toEqual([id, []]);
+      }
+      expect(headerParameters('scaleStream')).toEqual(['If-Match', 'Idempotency-Key']);
+      const refusals = operationById(served, 'scaleStream').operation.responses;
+      for (const [status, code] of [
+        ['400', 'RANGES_DO_NOT_MATCH'],
+        ['412', 'STREAM_SEALED'],
+        ['412', 'SEGMENT_NOT_ACTIVE'],
+        ['412', 'BELOW_MIN_SEGMENTS'],
+        ['412', 'PRECONDITION_FAILED'],
+      ]) {
+        expect([code, refusals[status].description]).toEqual([code, expect.stringContaining(code)]);
       }
     });
 
@@ -453,7 +478,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
       }
     });
 
-    it('offers HTTP Basic as an optional security scheme', () => {
+    it('offers HTTP Basic and bearer tokens as optional security schemes', () => {
       const document = served as OpenApiDocument & {
         security?: object[];
         components: { securitySchemes?: Record<string, object> };
@@ -462,7 +487,13 @@ describe('The OpenAPI document (e2e, built service)', () => {
         type: 'http',
         scheme: 'basic',
       });
-      expect(document.security).toEqual([{}, { basic: [] }]);
+      expect(document.components.securitySchemes?.bearer).toEqual({
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: expect.stringContaining('AUTH_OIDC_ISSUER'),
+      });
+      expect(document.security).toEqual([{}, { basic: [] }, { bearer: [] }]);
       const unauthenticated = operationById(served, 'getStream').operation.responses['401'];
       expect(unauthenticated.headers?.['WWW-Authenticate']).toBeDefined();
       const limited = operationById(served, 'getStream').operation.responses['429'];
@@ -551,6 +582,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
           'detail',
           'errors',
           'instance',
+          'missing',
           'requestId',
           'status',
           'title',

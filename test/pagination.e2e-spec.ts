@@ -2,7 +2,7 @@ import { TEST_SERVER_ENV } from './setup/test-server';
 import { createScope, PROBLEM_HEADERS } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
-/** extensions.md section 1: every list in pages, keyset, with signed tokens. */
+/** docs/extensions.md section 1: every list in pages, keyset, with signed tokens. */
 
 type Body = Record<string, unknown> & { continuationToken?: string };
 
@@ -222,7 +222,7 @@ describe('Pagination (e2e)', () => {
       const whole = ((await get(path).expect(200)).body as { scalingEvents: unknown[] })
         .scalingEvents as { splits: number; merges: number }[];
       expect(whole).toHaveLength(8);
-      expect(whole.slice(1).every((e) => e.splits + e.merges > 0)).toBe(true);
+      expect(Math.min(...whole.slice(1).map((e) => e.splits + e.merges))).toBeGreaterThan(0);
       for (const limit of [1, 2, 3]) {
         expect((await walk(path, 'scalingEvents', [limit])).items).toEqual(whole);
       }

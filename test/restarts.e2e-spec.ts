@@ -65,7 +65,7 @@ function startLoad(baseUrl: string, scope: string): LoadResult {
   return Object.assign(load, { done: done.then(() => undefined) });
 }
 
-/** issue 5: nothing acknowledged is lost, through SIGTERM, SIGKILL and a database outage. */
+/** Nothing acknowledged is lost, through SIGTERM, SIGKILL and a database outage. */
 describe('Restarts and outages of the built service (e2e)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let sql: Client;

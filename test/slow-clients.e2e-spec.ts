@@ -19,7 +19,7 @@ function sendAndWaitForClose(port: number, data: string, giveUpMs: number): Prom
   });
 }
 
-/** issue 5: a slow or never-finishing client cannot hold a connection forever. */
+/** A slow or never-finishing client cannot hold a connection forever. */
 describe('Slow and stalled clients (e2e)', () => {
   let t: TestApp;
   let port: number;

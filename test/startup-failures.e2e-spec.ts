@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedPostgres } from '../src/database/embedded-postgres';
 import { copyCheckout } from './support/checkout-copy';
+import { failedStart as failedStartOf } from './support/failed-start';
 import { freePort, ProcessOptions, ServiceProcess } from './support/service-process';
 import { TcpProxy } from './support/tcp-proxy';
 import { createTestDatabase } from './support/test-database';
@@ -14,31 +15,9 @@ jest.setTimeout(120_000);
 /** Never the machine's own /var/lib/tributary: what these tests start, they remove. */
 const FALLBACK = join(tmpdir(), `tributary-startup-fallback-${process.pid}`);
 
-interface LogLine {
-  level: string;
-  msg: string;
-  stack?: string;
-}
-
-/**
- * Starts the built service as a process that is expected to fail, and returns its one fatal
- * line after checking the rest of the promise: exit code 1, that line only, no stack trace.
- */
-async function failedStart(env: NodeJS.ProcessEnv, options: ProcessOptions = {}): Promise<string> {
-  const service = ServiceProcess.start(
-    { PORT: String(await freePort()), LOG_FORMAT: 'json', EMBEDDED_FALLBACK_DIR: FALLBACK, ...env },
-    options,
-  );
-  expect(await service.exited(90_000)).toBe(1);
-  const output = service.output.join('');
-  expect(output).not.toMatch(/\n\s+at .+:\d+:\d+/);
-  const entries = service.lines.map((line) => JSON.parse(line) as LogLine);
-  const failures = entries.filter((entry) => ['error', 'fatal'].includes(entry.level));
-  expect(failures).toHaveLength(1);
-  expect(failures[0]).not.toHaveProperty('stack');
-  expect(failures[0].msg.startsWith('cannot start: ')).toBe(true);
-  return failures[0].msg;
-}
+/** As every test of a failure here starts: with the fallback directory of its own. */
+const failedStart = (env: NodeJS.ProcessEnv, options: ProcessOptions = {}): Promise<string> =>
+  failedStartOf({ EMBEDDED_FALLBACK_DIR: FALLBACK, ...env }, options);
 
 describe('Start-up failures of the built service: one line with the cause and the remedy', () => {
   const scratch: string[] = [];
@@ -140,7 +119,9 @@ describe('Start-up failures of the built service: one line with the cause and th
         DB_STARTUP_TIMEOUT_MS: '2000',
       });
       expect(await service.exited()).toBe(1);
-      const entries = service.lines.map((line) => JSON.parse(line) as LogLine);
+      const entries = service.lines.map(
+        (line) => JSON.parse(line) as { level: string; msg: string },
+      );
       const retries = entries.filter((entry) => entry.msg.startsWith('waiting for'));
       expect(retries.length).toBeGreaterThanOrEqual(2);
       expect(retries[0].msg).toBe(
@@ -176,7 +157,7 @@ describe('Start-up failures of the built service: one line with the cause and th
       try {
         // Nothing listens yet: wait until the service has been refused at least once.
         while (!service.output.join('').includes('waiting for the PostgreSQL server')) {
-          expect(service.lines.some((line) => line.includes('"fatal"'))).toBe(false);
+          expect(service.lines.filter((line) => line.includes('"fatal"'))).toEqual([]);
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         await proxy.start(proxyPort);

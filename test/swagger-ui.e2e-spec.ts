@@ -69,4 +69,35 @@ describe('Swagger UI in headless Chromium (e2e, built service)', () => {
       await page.screenshot({ path: join(OUTPUT_DIR, 'swagger-ui.png'), fullPage: true });
     }
   });
+
+  it('shows the change feed, listEvents, and answers its newest position with "Try it out"', async () => {
+    const { page } = browser!;
+    await page.goto(`${service!.baseUrl}/docs`);
+    const scopesTag = page.locator('#operations-tag-Scopes');
+    await scopesTag.click();
+    await expect(scopesTag.getAttribute('data-is-open')).resolves.toBe('true');
+    const feed = page.locator('#operations-Scopes-listEvents');
+    await expect(feed.locator('.opblock-summary-path').textContent()).resolves.toBe('/v1/events');
+    await feed.locator('.opblock-summary-control').click();
+    // Both media types of its answer, and its parameters.
+    const body = feed.locator('.opblock-body');
+    await body.locator('tr[data-param-name="since"]').waitFor();
+    for (const name of ['scope', 'limit', 'wait', 'Last-Event-ID']) {
+      expect([name, await body.locator(`tr[data-param-name="${name}"]`).count()]).toEqual([
+        name,
+        1,
+      ]);
+    }
+    const types = await body
+      .locator('.response-control-media-type select option')
+      .allTextContents();
+    expect(types).toEqual(expect.arrayContaining(['application/json', 'text/event-stream']));
+    await feed.locator('button.try-out__btn').click();
+    // Without `since` the feed answers where it stands: the starting point of list-then-follow.
+    await body.locator('tr[data-param-name="since"] input').fill('');
+    await feed.locator('button.execute').click();
+    const answer = feed.locator('.live-responses-table tbody tr.response');
+    await readResponse(answer, 200, '"position"');
+    expect(await answer.locator('td.response-col_status').textContent()).toBe('200');
+  });
 });

@@ -13,10 +13,11 @@ import { randomUUID } from 'node:crypto';
 import { statfs } from 'node:fs/promises';
 import { Pool, PoolClient, QueryConfig, types } from 'pg';
 import { readerGroupResource, streamResource } from '../../src/auth/resources';
-import { InvalidRequestError } from '../../src/common/errors/domain-error';
+import { InvalidRequestError } from '../../src/common/domain-error';
+import { newEvent } from '../../src/events/change-event';
 import { markStreamName, READER_GROUP_PREFIX, streamNameProblem } from '../../src/common/names';
-import { issueToken, listName, readToken } from '../../src/common/pagination/continuation-token';
-import { nextPageLink } from '../../src/common/pagination/next-page-link';
+import { issueToken, listName, readToken } from '../../src/pagination/continuation-token';
+import { nextPageLink } from '../../src/pagination/next-page-link';
 import { scopedName, toStreamRefs } from '../../src/reader-groups/stream-ref';
 import { needsRescale } from '../../src/scaling/scaling-decision';
 import {
@@ -71,18 +72,16 @@ const SQL = {
     AND name > $2 ORDER BY name LIMIT $3`,
   paginationKey: `SELECT key FROM pagination_key`,
   streamExists: `SELECT 1 FROM streams WHERE scope_name = $1 AND name = $2`,
-  epochs: `(SELECT epoch, created_at AS timestamp, active_segments FROM stream_epochs
+  epochs: `(SELECT epoch, created_at AS timestamp FROM stream_epochs
              WHERE scope_name = $1 AND stream_name = $2 AND created_at <= $3
              ORDER BY created_at DESC LIMIT 1)
            UNION ALL
-           (SELECT epoch, created_at, active_segments FROM stream_epochs
+           (SELECT epoch, created_at FROM stream_epochs
              WHERE scope_name = $1 AND stream_name = $2 AND created_at > $3 AND created_at <= $4)`,
   segments: `SELECT number, start_time AS "startTime", key_start AS "keyStart", key_end AS "keyEnd",
                     created_in AS "createdIn", sealed_in AS "sealedIn" FROM stream_segments
-              WHERE scope_name = $1 AND stream_name = $2 AND number = ANY($3::int[])
-             UNION ALL
-             SELECT number, start_time, key_start, key_end, created_in, sealed_in FROM stream_segments
-              WHERE scope_name = $1 AND stream_name = $2 AND created_in > $4 AND created_in <= $5`,
+              WHERE scope_name = $1 AND stream_name = $2
+                AND int4range(created_in, sealed_in) && int4range($3, $4, '[]')`,
   /** A stream ($2, owned by reader group $14 or none) and its `_MARK` companion ($13). */
   insertStreams: `INSERT INTO streams (scope_name, name, owner_stream, owner_reader_group, state,
       scaling_type, min_segments, target_rate, scale_factor, retention_type, retention_min,
@@ -90,9 +89,12 @@ const SQL = {
     VALUES ($1, $2, NULL, $14, 'ACTIVE', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12),
            ($1, $13, $2, NULL, 'ACTIVE', 'FIXED_NUM_SEGMENTS', 1, NULL, NULL, NULL, NULL, NULL, '{}', 0, 0)`,
   lockStream: `SELECT ${STREAM_COLUMNS}, s.state, e.epoch, e.created_at AS "createdAt",
-                      e.active_segments AS active
+                      ARRAY(SELECT g.number FROM stream_segments g
+                             WHERE g.scope_name = s.scope_name AND g.stream_name = s.name
+                               AND int4range(g.created_in, g.sealed_in) @> e.epoch
+                             ORDER BY g.number) AS active
                  FROM streams s,
-                      LATERAL (SELECT epoch, created_at, active_segments FROM stream_epochs
+                      LATERAL (SELECT epoch, created_at FROM stream_epochs
                                 WHERE scope_name = s.scope_name AND stream_name = s.name
                                 ORDER BY epoch DESC LIMIT 1) e
                 WHERE s.scope_name = $1 AND s.name = $2
@@ -111,8 +113,8 @@ const SQL = {
       ON CONFLICT (scope_name, stream_name) DO UPDATE SET next_number = n.next_number + EXCLUDED.next_number
       RETURNING n.next_number - $5::int AS first
     ), e AS (
-      INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
-      SELECT $1, $2, $3::int, $4::bigint, ARRAY(SELECT generate_series(first, first + $5::int - 1)) FROM n
+      INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
+      VALUES ($1, $2, $3::int, $4::bigint)
     )
     INSERT INTO stream_segments (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
     SELECT $1, $2, n.first + i, $3::int, $4::bigint, i::float8 / $5::int, (i + 1)::float8 / $5::int
@@ -120,6 +122,11 @@ const SQL = {
   audit: `INSERT INTO audit_events
       (principal, client_address, user_agent, request_id, operation, resource, outcome, before, after)
     VALUES ('anonymous', $1, $2, $3, $4, $5, 'SUCCEEDED', $6, $7)`,
+  /** The change feed's event, its id taken at commit as the service takes it (one event). */
+  feedEvent: `WITH next AS (UPDATE change_feed SET last_id = last_id + 1 RETURNING last_id),
+      wake AS (SELECT pg_notify('tributary_change_feed', ''))
+    INSERT INTO change_events (id, scope_name, resource, body)
+    SELECT next.last_id, $1, $2, $3 FROM next, wake`,
   readerGroup: `SELECT
       ARRAY(SELECT s.stream_scope || '/' || s.stream_name FROM reader_group_streams s
              WHERE s.scope_name = g.scope_name AND s.reader_group = g.name
@@ -205,17 +212,29 @@ async function inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promi
   }
 }
 
-function audit(
+/**
+ * The audit row of a change and, as the transaction's last statement, its event of the change
+ * feed (the resource as its GET answers it, when there is one after the change).
+ */
+async function audit(
   tx: PoolClient,
   caller: Caller,
-  entry: { operation: string; resource: string; before?: object; after?: object },
-): Promise<unknown> {
-  return query(
+  entry: {
+    operation: string;
+    resource: string;
+    before?: object;
+    after?: object;
+    /** The resource as its GET answers it after the change, when that is not `after`. */
+    shown?: object;
+  },
+): Promise<void> {
+  const requestId = randomUUID();
+  await query(
     'audit',
     [
       caller.address ?? null,
       caller.userAgent?.slice(0, 512) ?? null,
-      randomUUID(),
+      requestId,
       entry.operation,
       entry.resource,
       entry.before ? JSON.stringify(entry.before) : null,
@@ -223,6 +242,17 @@ function audit(
     ],
     tx,
   );
+  const event = newEvent({
+    operation: entry.operation,
+    resource: entry.resource,
+    principal: 'anonymous',
+    requestId,
+    shown: (entry.shown ?? entry.after) && {
+      body: (entry.shown ?? entry.after)!,
+      etag: `"${Date.now()}000.0"`,
+    },
+  });
+  if (event) await query('feedEvent', [event.scopeName, event.resource, event.body], tx);
 }
 
 /** The configuration's columns, in the order the insert and update statements take them. */
@@ -287,7 +317,7 @@ export interface PageParams {
 /** The service's signing key, read once (the migration made it; it never changes). */
 let paginationKey: Promise<Buffer> | undefined;
 
-/** A page of user streams, keyset by name, with the service's tokens (extensions.md section 1). */
+/** A page of user streams, keyset by name, with the service's tokens (docs/extensions.md section 1). */
 async function streamsPage(scope: string, tag: string | undefined, page: PageParams) {
   const limit = page.limit === undefined ? 100 : Number(page.limit);
   if (!/^\d{1,4}$/.test(page.limit ?? '100') || limit < 1 || limit > 1000) {
@@ -408,17 +438,13 @@ export async function scalingEvents(
   if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || from > to) {
     throw new HttpError(400);
   }
-  const rows = await query<{ epoch: number; timestamp: number; active_segments: number[] }>(
-    'epochs',
-    [scope, name, from, to],
-  );
+  const rows = await query<{ epoch: number; timestamp: number }>('epochs', [scope, name, from, to]);
   if (rows.length === 0 && (await query('streamExists', [scope, name])).length === 0) notFound();
   const epochs = selectWindow(rows, from, to);
   if (epochs.length === 0) return { scalingEvents: [] };
   const first = epochs[0].epoch;
   const last = epochs[epochs.length - 1].epoch;
-  const active = rows.find((row) => row.epoch === first)!.active_segments;
-  const segments = (await query<SegmentRow>('segments', [scope, name, active, first, last])).map(
+  const segments = (await query<SegmentRow>('segments', [scope, name, first, last])).map(
     ({ sealedIn, ...segment }): SegmentRecord =>
       sealedIn === null ? segment : { ...segment, sealedIn },
   );
@@ -451,6 +477,7 @@ export async function createReaderGroup(
   const refs = toStreamRefs(body.streams as string[], scope);
   const streamList = refs.map(scopedName);
   const [scopes, streams] = [refs.map((r) => r.scope), refs.map((r) => r.stream)];
+  const created = { scopeName: scope, readerGroupName: group, streamList, onlineReaderIds: [] };
   await inTransaction(async (tx) => {
     await query('insertReaderGroup', [scope, group], tx);
     const found = await query('lockStreams', [scopes, streams], tx);
@@ -467,9 +494,10 @@ export async function createReaderGroup(
       operation: 'createReaderGroup',
       resource: readerGroupResource(scope, group),
       after: { readerGroupName: group, streamList },
+      shown: created,
     });
   });
-  return { scopeName: scope, readerGroupName: group, streamList, onlineReaderIds: [] };
+  return created;
 }
 
 /** The database's part of the health, reused for a second as the service's is. */

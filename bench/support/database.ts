@@ -88,9 +88,8 @@ export async function seedStreams(
        INSERT INTO segment_numbering (scope_name, stream_name, next_number)
        SELECT scope_name, name, min_segments FROM s
      ), epochs AS (
-       INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
-       SELECT scope_name, name, 0, $4::bigint, ARRAY(SELECT generate_series(0, min_segments - 1))
-         FROM s
+       INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
+       SELECT scope_name, name, 0, $4::bigint FROM s
      )
      INSERT INTO stream_segments
        (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
@@ -128,8 +127,8 @@ export async function seedHistory(
        SELECT e, (e % 2) + 1 AS n, (e / 2) * 3 + e % 2 AS first, $4::bigint + e * 1000 AS at
          FROM generate_series(0, $3::int - 1) AS e
      ), epochs AS (
-       INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
-       SELECT $1, $2, e, at, ARRAY(SELECT generate_series(first, first + n - 1)) FROM e
+       INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
+       SELECT $1, $2, e, at FROM e
      )
      INSERT INTO stream_segments
        (scope_name, stream_name, number, created_in, sealed_in, start_time, key_start, key_end)
@@ -139,8 +138,8 @@ export async function seedHistory(
     [scope, name, epochs, start],
   );
   await client.query(
-    `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at, active_segments)
-     VALUES ($1, '_MARK' || $2, 0, $3, '{0}')`,
+    `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
+     VALUES ($1, '_MARK' || $2, 0, $3)`,
     [scope, name, start],
   );
   await client.query(
@@ -153,5 +152,61 @@ export async function seedHistory(
     `INSERT INTO segment_numbering (scope_name, stream_name, next_number)
      VALUES ($1, $2, $3), ($1, '_MARK' || $2, 1)`,
     [scope, name, firstNumber(last) + count(last)],
+  );
+}
+
+/**
+ * Streams `names` of `segments` equal segments whose histories hold `epochs` epochs, one second
+ * apart from `start`, as that many scales by hand would have left them: each epoch after the
+ * first seals one segment and opens one over the same keys, position after position. Each with
+ * its `_MARK` companion. Set-based, as the service writes the rows.
+ */
+export async function seedManualScales(
+  client: Client,
+  scope: string,
+  names: string[],
+  segments: number,
+  epochs: number,
+  start: number,
+): Promise<void> {
+  await client.query(`INSERT INTO scopes (name) VALUES ($1) ON CONFLICT DO NOTHING`, [scope]);
+  const params = [scope, names, segments, epochs, start];
+  await client.query(
+    `INSERT INTO streams (scope_name, name, owner_stream, state, scaling_type, min_segments, tags)
+     SELECT $1, n, NULL, 'ACTIVE', 'FIXED_NUM_SEGMENTS', $3, '{}'::text[] FROM unnest($2::text[]) n
+     UNION ALL
+     SELECT $1, '_MARK' || n, n, 'ACTIVE', 'FIXED_NUM_SEGMENTS', 1, '{}' FROM unnest($2::text[]) n`,
+    params.slice(0, 3),
+  );
+  await client.query(
+    `INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
+     SELECT $1, n, e, $4::bigint + e * 1000
+       FROM unnest($2::text[]) n, generate_series(0, $3::int - 1) e
+     UNION ALL
+     SELECT $1, '_MARK' || n, 0, $4::bigint FROM unnest($2::text[]) n`,
+    [scope, names, epochs, start],
+  );
+  // Epoch e >= 1 seals segment e - 1 and opens segment S - 1 + e at its position: segment k
+  // opens in epoch max(k - S + 1, 0) at position k % S, and epoch k + 1 seals it.
+  await client.query(
+    `WITH life AS (
+       SELECT k, greatest(k - $3::int + 1, 0) AS created, k % $3::int AS position, k + 1 AS sealed
+         FROM generate_series(0, $3::int + $4::int - 2) k
+     )
+     INSERT INTO stream_segments
+       (scope_name, stream_name, number, created_in, sealed_in, start_time, key_start, key_end)
+     SELECT $1, n, k, created, CASE WHEN sealed < $4::int THEN sealed END,
+            $5::bigint + created * 1000, position::float8 / $3::int, (position + 1)::float8 / $3::int
+       FROM unnest($2::text[]) n, life
+     UNION ALL
+     SELECT $1, '_MARK' || n, 0, 0, NULL, $5::bigint, 0, 1 FROM unnest($2::text[]) n`,
+    params,
+  );
+  await client.query(
+    `INSERT INTO segment_numbering (scope_name, stream_name, next_number)
+     SELECT $1, n, $3::int + $4::int - 1 FROM unnest($2::text[]) n
+     UNION ALL
+     SELECT $1, '_MARK' || n, 1 FROM unnest($2::text[]) n`,
+    params.slice(0, 4),
   );
 }

@@ -7,6 +7,8 @@ export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: string;
+  /** All the request's headers, when not the JSON ones every request sends. */
+  headers?: Record<string, string>;
 }
 
 export type RequestSource = () => RequestSpec;

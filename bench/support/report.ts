@@ -13,7 +13,7 @@ export interface ScenarioReport {
   notes?: string[];
 }
 
-/** A target of the issue, checked against the figures of a run. */
+/** A target, checked against the figures of a run. */
 export interface Target {
   what: string;
   value?: number;

@@ -1,7 +1,7 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsOptional, ValidateNested } from 'class-validator';
-import { IsScopeName } from '../common/http/validators';
+import { IsScopeName } from '../common/validators';
 import { CreateReaderGroupDto } from '../reader-groups/dto/create-reader-group.dto';
 import { CreateStreamDto } from '../streams/dto/create-stream.dto';
 

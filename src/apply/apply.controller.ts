@@ -12,11 +12,12 @@ import { RequestActor } from '../audit/actor';
 import type { Principal } from '../auth/auth.service';
 import { Needs } from '../auth/needs';
 import { RequestAccess } from '../auth/request-access.decorator';
-import { IfMatch } from '../common/conditional/conditional-headers';
-import type { TagCondition } from '../common/conditional/entity-tag';
-import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { IfMatch } from '../conditional/conditional-headers';
+import type { TagCondition } from '../conditional/entity-tag';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { ApiProblemResponses } from '../openapi/api-problem-responses';
 import { Operation, OperationOf } from '../common/operations';
-import type { ApplyAnswer } from './apply-document';
+import type { ApplyAnswer } from './plan-answer';
 import { ApplyDocumentDto } from './apply-document.dto';
 import { ApplyService } from './apply.service';
 import { ApplyAnswerDto } from './dto/apply-answer.dto';
@@ -36,6 +37,7 @@ export class ApplyController {
    */
   @Post()
   @HttpCode(HttpStatus.OK)
+  @Idempotent()
   @ApiExtension('x-extension', true)
   @ApiConsumes('application/json', 'application/yaml')
   @ApiBody({ type: ApplyDocumentDto })

@@ -1,4 +1,4 @@
-import { DomainError, ResourceConflict } from '../common/errors/domain-error';
+import { DomainError, MissingPermission, ResourceConflict } from '../common/domain-error';
 
 /** Something the document needs stops it: nothing of it is applied. */
 export class ApplyConflictError extends DomainError {
@@ -15,7 +15,7 @@ export class ApplyForbiddenError extends DomainError {
   readonly kind = 'forbidden';
   readonly code = 'PERMISSION_DENIED';
 
-  constructor(readonly missing: { permission: string; resource: string }[]) {
+  constructor(override readonly missing: MissingPermission[]) {
     super(
       `Nothing was applied; missing: ${missing.map((m) => `${m.permission} on ${m.resource}`).join(', ')}`,
     );

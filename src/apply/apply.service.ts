@@ -5,22 +5,18 @@ import { Permission } from '../auth/acl';
 import type { Principal } from '../auth/auth.service';
 import { CHANGE_ACCESS, ChangeOperation } from '../auth/needs';
 import { ROOT_RESOURCE, scopeResource } from '../auth/resources';
-import { ifMatchHolds, TagCondition } from '../common/conditional/entity-tag';
-import { PreconditionFailedError } from '../common/conditional/resource-version';
-import { DomainError } from '../common/errors/domain-error';
+import { ifMatchHolds, TagCondition } from '../conditional/entity-tag';
+import { PreconditionFailedError } from '../conditional/resource-version';
+import { DomainError } from '../common/domain-error';
 import { Operation } from '../common/operations';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
 import { ReaderGroupsService } from '../reader-groups/reader-groups.service';
 import { ScopesService } from '../scopes/scopes.service';
 import { StreamsService } from '../streams/streams.service';
-import type {
-  ApplyAnswer,
-  ApplyDocument,
-  DesiredStream,
-  Plan,
-  PlannedChange,
-} from './apply-document';
+import type { ApplyAnswer } from './plan-answer';
+import type { ApplyDocument, DesiredStream } from './desired-state';
+import type { Plan, PlannedChange } from './planned-change';
 import { ApplyConflictError, ApplyForbiddenError } from './apply.errors';
 import { toCurrentState } from './current-state';
 import { makePlan } from './plan';
@@ -59,7 +55,7 @@ function paramsOf(change: PlannedChange): Record<string, string> {
 }
 
 /**
- * Declarative apply (extensions.md section 5): reads what the document lists, plans with the
+ * Declarative apply (docs/extensions.md section 5): reads what the document lists, plans with the
  * pure planner and, unless it is a dry run, runs the whole plan in one transaction through the
  * features' own operations, so each change is checked and audited as its single request would be.
  */

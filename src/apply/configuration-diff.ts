@@ -1,4 +1,4 @@
-import type { FieldDiff } from './apply-document';
+import type { FieldDiff } from './planned-change';
 
 type Fields = Record<string, unknown>;
 

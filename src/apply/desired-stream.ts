@@ -1,7 +1,8 @@
 import { toStreamConfiguration } from '../streams/stream-configuration';
 import { toStreamProperty } from '../streams/stream.mapper';
 import type { StreamPropertyDto } from '../streams/dto/stream-property.dto';
-import type { DesiredStream, StreamConfigurationView } from './apply-document';
+import type { DesiredStream } from './desired-state';
+import type { StreamConfigurationView } from './current-state';
 
 /** A stream's configuration as `GET` stream shows it, without the names; absent fields left out. */
 export function configurationView(property: StreamPropertyDto): StreamConfigurationView {

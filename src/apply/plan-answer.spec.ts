@@ -1,5 +1,5 @@
-import type { CurrentState } from './apply-document';
-import { applyPlan } from './apply-plan';
+import type { CurrentState } from './current-state';
+import { applyPlan } from '../../test/support/plan-execution-model';
 import { operationsOf, toApplyAnswer } from './plan-answer';
 import { makePlan } from './plan';
 

@@ -1,5 +1,15 @@
 import type { ChangeOperation } from '../auth/needs';
-import type { ApplyAnswer, PlannedChange, Plan } from './apply-document';
+import type { ChangeAction, Change, Plan, PlanConflict, PlannedChange } from './planned-change';
+
+/** The answer of `POST /v1/apply` (docs/extensions.md section 5): the plan, and whether it ran. */
+export interface ApplyAnswer {
+  dryRun: boolean;
+  applied: boolean;
+  changes: Change[];
+  summary: Record<ChangeAction, number>;
+  conflicts?: PlanConflict[];
+  planVersion: string;
+}
 
 /**
  * The operations (operation ids of the OpenAPI document) a change runs: each needs its own

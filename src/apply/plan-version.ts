@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { strongTag } from '../common/conditional/entity-tag';
+import { strongTag } from '../conditional/entity-tag';
 
 /**
  * A strong entity tag over every version a plan read, one `what@version` entry each (`absent`

@@ -1,18 +1,16 @@
 import { readerGroupResource, scopeResource, streamResource } from '../auth/resources';
 import { isInternalStreamName } from '../common/names';
 import { scopedName, toStreamRefs } from '../reader-groups/stream-ref';
+import { ApplyDocument, DesiredScope } from './desired-state';
 import {
-  ApplyDocument,
   CHANGE_ACTIONS,
   ChangeAction,
-  CurrentScope,
-  CurrentState,
-  DesiredScope,
   FieldDiff,
   PlanConflict,
   Plan,
   PlannedChange,
-} from './apply-document';
+} from './planned-change';
+import { CurrentScope, CurrentState } from './current-state';
 import { configurationDiff } from './configuration-diff';
 import { renderDesiredStream } from './desired-stream';
 import { planVersionOf } from './plan-version';

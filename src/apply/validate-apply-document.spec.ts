@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '../common/errors/domain-error';
-import { MAX_DOCUMENT_STREAMS } from './apply-document';
+import { InvalidRequestError } from '../common/domain-error';
+import { MAX_DOCUMENT_STREAMS } from './desired-state';
 import { validateApplyDocument } from './validate-apply-document';
 
 function violationsOf(body: unknown): string[] {

@@ -1,9 +1,9 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { FieldViolation, InvalidRequestError } from '../common/errors/domain-error';
-import { toViolations } from '../common/http/validation.pipe';
+import { FieldViolation, InvalidRequestError } from '../common/domain-error';
+import { toViolations } from '../http/validation.pipe';
 import { toStreamRefs } from '../reader-groups/stream-ref';
-import { ApplyDocument, MAX_DOCUMENT_STREAMS } from './apply-document';
+import { ApplyDocument, MAX_DOCUMENT_STREAMS } from './desired-state';
 import { ApplyDocumentDto } from './apply-document.dto';
 
 /** Runs a rule of the service that throws InvalidRequestError, naming its fields under `path`. */

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { RequestWithId } from '../common/http/request-id.middleware';
+import type { RequestWithId } from '../http/request-context';
 
 /** The principal of a request that no authentication named. */
 export const ANONYMOUS = 'anonymous';

@@ -1,10 +1,10 @@
 import { Operation, OperationOf } from '../common/operations';
-import { ListAnswer } from '../common/pagination/list-answer';
+import { ListAnswer } from '../pagination/list-answer';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
-import { ApiProblemResponses } from '../common/http/api-problem-responses';
-import { Paged } from '../common/pagination/paged.decorator';
+import { ApiProblemResponses } from '../openapi/api-problem-responses';
+import { Paged } from '../pagination/paged.decorator';
 import { AuditService } from './audit.service';
 import { AuditEventsListDto } from './dto/audit-event.dto';
 import { AuditQueryDto } from './dto/audit-query.dto';

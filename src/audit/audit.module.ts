@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
+import { FeedWriterModule } from '../events/feed-writer.module';
 import { AuditController } from './audit.controller';
 import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
+import { AuditedChanges } from './audited-changes.service';
 
 @Module({
+  imports: [FeedWriterModule],
   controllers: [AuditController],
-  providers: [AuditService, AuditRepository],
-  exports: [AuditService],
+  providers: [AuditService, AuditRepository, AuditedChanges],
+  exports: [AuditService, AuditedChanges],
 })
 export class AuditModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
-import type { Keyset } from '../common/pagination/paginator';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
+import type { Keyset } from '../database/keyset';
 import type { Actor } from './actor';
 import { AuditEventDto } from './dto/audit-event.dto';
 import type { AuditFilter } from './dto/audit-query.dto';

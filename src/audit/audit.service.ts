@@ -1,12 +1,13 @@
 import { Propagation } from '@nestjs-cls/transactional';
 import { Injectable } from '@nestjs/common';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
 import type { Actor } from './actor';
-import { ListAnswer } from '../common/pagination/list-answer';
-import { DEFAULT_PAGE_LIMIT, Paginator } from '../common/pagination/paginator';
+import type { Keyset } from '../database/keyset';
+import type { ListAnswer } from '../pagination/list-answer';
+import { DEFAULT_PAGE_LIMIT, Paginator } from '../pagination/paginator';
 import { AuditRepository } from './audit.repository';
-import { AuditEventsListDto } from './dto/audit-event.dto';
+import { AuditEventDto } from './dto/audit-event.dto';
 import { AuditQueryDto } from './dto/audit-query.dto';
 
 export interface AuditEntry {
@@ -47,12 +48,16 @@ export class AuditService {
   }
 
   /** Newest first: a page with `limit` or `continuationToken`, else the newest 100. */
-  async list(query: AuditQueryDto): Promise<ListAnswer<AuditEventsListDto['auditEvents'][number]>> {
+  async list(query: AuditQueryDto): Promise<ListAnswer<AuditEventDto>> {
     const { from, to, resource, principal } = query;
     const filter = { from, to, resource, principal };
     const request = await this.pages.request<number>(['audit', filter], query);
-    const events = await this.records.find(filter, request ?? { take: DEFAULT_PAGE_LIMIT });
-    const page = await this.pages.page(request, events, (event) => event.id);
-    return ListAnswer.of('auditEvents', page, (event) => event);
+    const rows = {
+      read: (keyset: Keyset<number>) => this.records.find(filter, keyset),
+      positionOf: (event: AuditEventDto) => event.id,
+    };
+    return this.pages.answer('auditEvents', request, rows, (event) => event, {
+      first: DEFAULT_PAGE_LIMIT,
+    });
   }
 }

@@ -2,12 +2,14 @@ import { SetMetadata } from '@nestjs/common';
 import { Permission } from './acl';
 
 export type PathParams = Record<string, string>;
+/** A request's query parameters, as Express parses them. */
+export type QueryParams = Record<string, unknown>;
 
 /** What a route needs when authentication is on. */
 export interface AccessRule {
   permission: Permission;
-  /** The resource the permission is needed on, from the path's parameters. */
-  resource(params: PathParams): string;
+  /** The resource the permission is needed on, from the path's (and the query's) parameters. */
+  resource(params: PathParams, query?: QueryParams): string;
   /** Health and probe routes: open while AUTH_HEALTH_OPEN is true. */
   health?: boolean;
   /** A list answer: its items the caller may not READ are left out. */
@@ -16,6 +18,6 @@ export interface AccessRule {
 
 export const ACCESS_RULE = 'tributary:access-rule';
 
-/** Declares the permission a route needs (the reference's, behaviour.md section 8). */
+/** Declares the permission a route needs (as the reference controller asks: docs/behaviour.md section 8). */
 export const Access = (rule: AccessRule): MethodDecorator & ClassDecorator =>
   SetMetadata(ACCESS_RULE, rule);

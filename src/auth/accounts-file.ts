@@ -34,7 +34,7 @@ export function parseAccounts(text: string): Map<string, Account> {
     try {
       if (!NAME.test(account.name)) throw new Error(`invalid user name '${account.name}'`);
       parsePasswordHash(account.passwordHash);
-      account.acl = parseAcl(line.slice(second + 1));
+      account.acl = parseAcl(line.slice(second + 1), 'account');
     } catch (error) {
       throw new InvalidAccountsFileError(`${where}: ${(error as Error).message}`);
     }

@@ -1,4 +1,4 @@
-import { covers, InvalidAclError, parseAcl, Permission, permissionOn } from './acl';
+import { covers, decide, InvalidAclError, parseAcl, Permission, permissionOn } from './acl';
 
 const { NONE, READ, READ_UPDATE } = Permission;
 
@@ -43,5 +43,42 @@ describe('covers', () => {
     expect(covers(READ, READ_UPDATE)).toBe(false);
     expect(covers(NONE, READ)).toBe(false);
     expect(covers(NONE, NONE)).toBe(true);
+  });
+});
+
+describe('decide', () => {
+  const acl = [
+    ...parseAcl('prn::/scope:sales/stream:secret,NONE', 'claim'),
+    ...parseAcl('prn::/scope:sales/*,READ', 'group:readers'),
+    ...parseAcl('prn::*,READ_UPDATE'),
+  ];
+
+  it('answers from the first matching entry, naming it and where it comes from', () => {
+    expect(decide(acl, 'prn::/scope:sales/stream:orders', READ)).toEqual({
+      allowed: true,
+      matchedEntry: 'prn::/scope:sales/*,READ',
+      source: 'group:readers',
+    });
+    expect(decide(acl, 'prn::/scope:sales/stream:orders', READ_UPDATE)).toEqual({
+      allowed: false,
+      matchedEntry: 'prn::/scope:sales/*,READ',
+      source: 'group:readers',
+    });
+    expect(decide(acl, 'prn::/scope:sales/stream:secret', READ)).toEqual({
+      allowed: false,
+      matchedEntry: 'prn::/scope:sales/stream:secret,NONE',
+      source: 'claim',
+    });
+    expect(decide(acl, 'prn::/', READ_UPDATE)).toEqual({
+      allowed: true,
+      matchedEntry: 'prn::*,READ_UPDATE',
+    });
+  });
+
+  it('refuses what no entry matches, and names no entry', () => {
+    expect(decide(parseAcl('prn::/scope:a,READ'), 'prn::/scope:b', READ)).toEqual({
+      allowed: false,
+    });
+    expect(decide([], 'prn::/', NONE)).toEqual({ allowed: true });
   });
 });

@@ -15,11 +15,18 @@ const POWER: Record<Permission, number> = {
 export const covers = (granted: Permission, needed: Permission): boolean =>
   POWER[granted] >= POWER[needed];
 
+/**
+ * Where an entry of a principal's ACL comes from: its account, its token's ACL claim, or one of
+ * its token's groups (docs/extensions.md section 9).
+ */
+export type AclSource = 'account' | 'claim' | `group:${string}`;
+
 export interface AclEntry {
   /** A resource such as `prn::/scope:sales`, where `*` stands for any run of characters. */
   resource: string;
   permission: Permission;
   matcher: RegExp;
+  source?: AclSource;
 }
 
 export class InvalidAclError extends Error {}
@@ -27,7 +34,7 @@ export class InvalidAclError extends Error {}
 const escapeRegExp = (text: string): string => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 
 /** Parses the reference's `resource,PERMISSION;resource,PERMISSION` format. */
-export function parseAcl(text: string): AclEntry[] {
+export function parseAcl(text: string, source?: AclSource): AclEntry[] {
   return text
     .split(';')
     .map((entry) => entry.trim())
@@ -46,11 +53,46 @@ export function parseAcl(text: string): AclEntry[] {
         resource,
         permission: permission as Permission,
         matcher: new RegExp(`^${pattern}$`),
+        ...(source && { source }),
       };
     });
 }
 
+/** An entry as the accounts file writes it: `prn::/scope:sales,READ`. */
+export const formatAclEntry = (entry: AclEntry): string => `${entry.resource},${entry.permission}`;
+
+/** The first entry matching `resource`: the one that decides (the reference's rule). */
+const firstMatch = (acl: readonly AclEntry[], resource: string): AclEntry | undefined =>
+  acl.find((entry) => entry.matcher.test(resource));
+
 /** The permission the first entry matching `resource` grants; NONE when none matches. */
-export function permissionOn(acl: AclEntry[], resource: string): Permission {
-  return acl.find((entry) => entry.matcher.test(resource))?.permission ?? Permission.NONE;
+export function permissionOn(acl: readonly AclEntry[], resource: string): Permission {
+  return firstMatch(acl, resource)?.permission ?? Permission.NONE;
+}
+
+/** Whether an ACL grants a permission, and the entry that decided it. */
+export interface Decision {
+  allowed: boolean;
+  /** The first entry matching the resource, as written (`prn::/scope:sales,READ`). */
+  matchedEntry?: string;
+  source?: AclSource;
+}
+
+/**
+ * The one access check: every route, list filter, apply and explanation asks it
+ * (docs/extensions.md section 9).
+ */
+export function decide(
+  acl: readonly AclEntry[],
+  resource: string,
+  permission: Permission,
+): Decision {
+  const entry = firstMatch(acl, resource);
+  const allowed = covers(entry?.permission ?? Permission.NONE, permission);
+  if (!entry) return { allowed };
+  return {
+    allowed,
+    matchedEntry: formatAclEntry(entry),
+    ...(entry.source && { source: entry.source }),
+  };
 }

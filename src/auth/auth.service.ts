@@ -1,18 +1,22 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
-import { AppConfig } from '../config/app-config';
-import { covers, Permission, permissionOn } from './acl';
-import { Account, parseAccounts } from './accounts-file';
-import { TooManyAuthFailuresError, UnauthenticatedError } from './auth.errors';
-import { FailureLimiter } from './failure-limiter';
-import { hashPassword, parsePasswordHash, passwordDigest, verifyPassword } from './password-hash';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { AppConfig } from '../config/app-config';
+import { BASIC_CHALLENGE } from '../http/global-exception.filter';
+import { formatAclEntry, Permission } from './acl';
+import { AccessFiles } from './access-files.service';
+import { Account } from './accounts-file';
+import {
+  bearerChallenge,
+  InvalidTokenError,
+  TooManyAuthFailuresError,
+  UnauthenticatedError,
+} from './auth.errors';
+import { FailureLimiter } from './failure-limiter';
+import { BearerTokens } from './oidc/bearer-tokens.service';
+import { hashPassword, parsePasswordHash, passwordDigest, verifyPassword } from './password-hash';
+import { ANONYMOUS_PRINCIPAL, Principal } from './principal';
 
-/** Who a request comes from, and what they may do. */
-export interface Principal {
-  name: string;
-  allows(resource: string, permission: Permission): boolean;
-}
+export { Principal } from './principal';
 
 /** Reads `Authorization: Basic base64(user:password)`. */
 function basicCredentials(
@@ -26,45 +30,104 @@ function basicCredentials(
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** Accounts from AUTH_ACCOUNTS_FILE, read once at start. */
+/** Reads `Authorization: Bearer <token>`; an empty token is still a (malformed) bearer token. */
+const bearerToken = (header: string | undefined): string | undefined =>
+  /^Bearer(?:\s+|$)(.*)$/is.exec(header ?? '')?.[1].trim();
+
+/** What `GET /v1/auth/whoami` answers (docs/extensions.md section 9). */
+export interface Identity {
+  principal: string;
+  method: Principal['method'];
+  groups: string[];
+  acl: string[];
+  expiresAt?: number;
+}
+
+/** What `GET /v1/auth/explain` answers: the access check's own decision. */
+export interface Explanation {
+  allowed: boolean;
+  matchedEntry?: string;
+  source?: string;
+}
+
+/**
+ * Who a request comes from: an account of the accounts file (HTTP Basic) or, with
+ * AUTH_OIDC_ISSUER, the bearer token of an OpenID Connect provider.
+ */
 @Injectable()
 export class AuthService implements OnModuleInit {
-  private accounts = new Map<string, Account>();
   /** Passwords already verified with scrypt, as digests, keyed by account and stored hash. */
   private readonly verified = new Map<string, Buffer>();
   private readonly limiter: FailureLimiter;
   /** Checked against when the user is unknown; no password matches it. */
   private decoy: Account = { name: '', passwordHash: '', acl: [] };
+  /** What a 401 without valid credentials asks for, when not only HTTP Basic. */
+  private readonly challenges?: string[];
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly files: AccessFiles,
+    private readonly bearer: BearerTokens,
+  ) {
     this.limiter = new FailureLimiter(config.AUTH_MAX_FAILURES, config.AUTH_FAILURE_WINDOW_MS);
+    if (bearer.enabled) {
+      this.challenges = config.AUTH_ACCOUNTS_FILE
+        ? [BASIC_CHALLENGE, bearerChallenge()]
+        : [bearerChallenge()];
+    }
   }
 
   async onModuleInit(): Promise<void> {
     if (!this.config.AUTH_ENABLED) return;
-    this.accounts = parseAccounts(readFileSync(this.config.AUTH_ACCOUNTS_FILE!, 'utf8'));
     this.decoy = { name: '', passwordHash: await hashPassword(randomUUID()), acl: [] };
   }
 
-  /** The principal of valid credentials; 401 otherwise, 429 after too many failures. */
+  /**
+   * The principal of valid credentials; 401 otherwise (a bearer token's with the reason), 429
+   * after too many wrong users or passwords, 503 while the provider's keys are unknown.
+   */
   async authenticate(authorization: string | undefined, client: string): Promise<Principal> {
     const blockedFor = this.limiter.blockedFor(client);
     if (blockedFor > 0) throw new TooManyAuthFailuresError(blockedFor);
+    const token = this.bearer.enabled ? bearerToken(authorization) : undefined;
+    if (token !== undefined) {
+      if (token === '') throw new InvalidTokenError('malformed');
+      return this.bearer.principalOf(token, this.files.groupAcls);
+    }
     const credentials = basicCredentials(authorization);
-    const account = credentials && this.accounts.get(credentials.user);
+    const account = credentials && this.files.accounts.get(credentials.user);
     // An unknown user costs the same scrypt as a known one: the time tells no names.
     const matches = credentials
       ? await this.passwordMatches(account ?? this.decoy, credentials.password)
       : false;
     if (!credentials || !account || !matches) {
-      this.limiter.failed(client);
-      throw new UnauthenticatedError();
+      // A failed login guessed a password; a request without credentials (a page asking whether
+      // it must sign in, docs/behaviour.md) guessed nothing and locks nobody out.
+      if (credentials) this.limiter.failed(client);
+      throw new UnauthenticatedError(this.challenges);
     }
     this.limiter.succeeded(client);
+    return new Principal(account.name, 'basic', account.acl);
+  }
+
+  /** Who the caller is, and its ACL in the order it is asked; `anonymous` without authentication. */
+  whoami(principal: Principal = ANONYMOUS_PRINCIPAL): Identity {
     return {
-      name: account.name,
-      allows: (resource, permission) => covers(permissionOn(account.acl, resource), permission),
+      principal: principal.name,
+      method: principal.method,
+      groups: [...principal.groups],
+      acl: principal.acl.map(formatAclEntry),
+      ...(principal.expiresAt !== undefined && { expiresAt: principal.expiresAt }),
     };
+  }
+
+  /** The caller's own access check on `resource`, and the entry that decided it. */
+  explain(
+    resource: string,
+    permission: Permission,
+    principal: Principal = ANONYMOUS_PRINCIPAL,
+  ): Explanation {
+    return principal.decide(resource, permission);
   }
 
   private async passwordMatches(account: Account, password: string): Promise<boolean> {

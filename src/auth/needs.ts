@@ -9,7 +9,7 @@ const scope = (p: PathParams): string => scopeResource(p.scopeName);
 const stream = (p: PathParams): string => streamResource(p.scopeName, p.streamName);
 const group = (p: PathParams): string => readerGroupResource(p.scopeName, p.readerGroupName);
 
-/** The permission each operation needs, as the reference controller asks (behaviour.md 8). */
+/** The permission each operation needs, as the reference controller asks (docs/behaviour.md section 8). */
 export const Needs = {
   readUpdateOnRoot: () => Access({ permission: READ_UPDATE, resource: root }),
   readOnScope: () => Access({ permission: READ, resource: scope }),
@@ -38,6 +38,13 @@ export const Needs = {
       permission: READ,
       resource: scope,
       list: { resource: (item, p) => readerGroupResource(p.scopeName, item.readerGroupName) },
+    }),
+  /** The change feed: READ on the root, or with `?scope=`, on that scope; each event is filtered. */
+  readOnFeed: () =>
+    Access({
+      permission: READ,
+      resource: (_p, query) =>
+        typeof query?.scope === 'string' ? scopeResource(query.scope) : ROOT_RESOURCE,
     }),
   /** Health and probes: open while AUTH_HEALTH_OPEN is true, READ on the root otherwise. */
   health: () => Access({ permission: READ, resource: root, health: true }),

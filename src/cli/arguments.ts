@@ -18,3 +18,30 @@ export function instant(value: string): number {
 
 /** Collects a repeatable option (`--tag a --tag b`). */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+/** Segment numbers, comma-separated and repeatable (`--seal 2,3 --seal 5`). */
+export function segmentNumbers(value: string, previous: number[] = []): number[] {
+  const numbers = value.split(',').map((part) => {
+    if (!/^\d+$/.test(part.trim())) {
+      throw new InvalidArgumentError('must be segment numbers separated by commas, like 2,3');
+    }
+    return Number(part.trim());
+  });
+  return [...previous, ...numbers];
+}
+
+/**
+ * A key range `START:END` (`0.25:0.4`), repeatable. Its numbers are read as JSON reads them, so
+ * the service compares exactly what was typed; whether they make a range is the service's to say.
+ */
+export function keyRange(
+  value: string,
+  previous: { keyStart: number; keyEnd: number }[] = [],
+): { keyStart: number; keyEnd: number }[] {
+  const bounds = value.split(':');
+  const numbers = bounds.map((bound) => (bound.trim() === '' ? NaN : Number(bound)));
+  if (numbers.length !== 2 || !numbers.every(Number.isFinite)) {
+    throw new InvalidArgumentError('must be START:END, two numbers, like 0.25:0.4');
+  }
+  return [...previous, { keyStart: numbers[0], keyEnd: numbers[1] }];
+}

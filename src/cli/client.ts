@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import createClient, { Client } from 'openapi-fetch';
 import { Agent, fetch as undiciFetch, Request as UndiciRequest } from 'undici';
 import type { components, paths } from './generated/api';
+import { clientToken } from './client-token';
+import type { Credentials } from './credentials';
 import { CliError, Exit, exitCodeOf, usageError } from './exit-codes';
 
 export type ApiPaths = paths;
@@ -11,8 +13,7 @@ type Problem = components['schemas']['Problem'];
 /** Where the service is and who asks. */
 export interface Connection {
   url: string;
-  user?: string;
-  password?: string;
+  credentials: Credentials;
   /** A PEM file of the certificate authorities to trust for HTTPS. */
   cacert?: string;
   timeoutMs: number;
@@ -46,11 +47,13 @@ export function connect(connection: Connection): Api {
     // Problem documents carry the messages; without asking, some errors have an empty body.
     Accept: 'application/problem+json, application/json',
   };
-  if (connection.user !== undefined) {
-    const credentials = `${connection.user}:${connection.password ?? ''}`;
-    headers.Authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  const { credentials } = connection;
+  if (credentials.kind === 'basic') {
+    const pair = `${credentials.user}:${credentials.password}`;
+    headers.Authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
   }
-  return createClient<ApiPaths>({
+  if (credentials.kind === 'token') headers.Authorization = `Bearer ${credentials.token}`;
+  const client = createClient<ApiPaths>({
     baseUrl: base.toString().replace(/\/+$/, ''),
     headers,
     Request: UndiciRequest as unknown as typeof Request,
@@ -59,6 +62,20 @@ export function connect(connection: Connection): Api {
         dispatcher,
       }),
   });
+  if (credentials.kind === 'client') {
+    // One token for the whole command, asked for before its first request.
+    let token: Promise<string> | undefined;
+    const fetchToken = (url: string, init?: RequestInit) =>
+      undiciFetch(url, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
+    client.use({
+      onRequest: async ({ request }) => {
+        token ??= clientToken(credentials, fetchToken);
+        request.headers.set('Authorization', `Bearer ${await token}`);
+        return request;
+      },
+    });
+  }
+  return client;
 }
 
 /** Why a request never got an answer, in a person's words. */
@@ -108,6 +125,8 @@ export async function call<T>(
   try {
     answer = await request;
   } catch (error) {
+    // What a request's own preparation refused (a token the provider would not give) says so.
+    if (error instanceof CliError) throw error;
     throw unreachable(url, error);
   }
   if (!answer.response.ok) throw answerError(answer.response, answer.error);

@@ -1,12 +1,11 @@
 import { Command } from 'commander';
 import { Api, connect } from './client';
+import { CredentialOptions, credentialsOf } from './credentials';
 import { defaultFormat, Format, Outcome, render } from './output';
 
 /** The options every command takes, before or after the command. */
-export interface GlobalOptions {
+export interface GlobalOptions extends CredentialOptions {
   url: string;
-  user?: string;
-  password?: string;
   cacert?: string;
   output?: Format;
   timeout: number;
@@ -29,8 +28,7 @@ export class Context {
   get api(): Api {
     this.client ??= connect({
       url: this.options.url,
-      user: this.options.user,
-      password: this.options.password,
+      credentials: credentialsOf(this.options),
       cacert: this.options.cacert,
       timeoutMs: this.options.timeout,
     });

@@ -1,4 +1,4 @@
-/** The exit codes of extensions.md section 6. */
+/** The exit codes of docs/extensions.md section 6. */
 export const Exit = {
   ok: 0,
   usage: 1,

@@ -3,7 +3,7 @@ import type {
   DesiredReaderGroup,
   DesiredScope,
   DesiredStream,
-} from '../apply/apply-document';
+} from '../apply/desired-state';
 import type { components } from './generated/api';
 
 type Schemas = components['schemas'];

@@ -15,6 +15,6 @@ describe('the CLI client types', () => {
     });
     expect(run.status).toBe(0);
     const committed = readFileSync(join(ROOT, 'src/cli/generated/api.d.ts'), 'utf8');
-    expect(readFileSync(out, 'utf8') === committed).toBe(true);
+    expect(readFileSync(out, 'utf8')).toBe(committed);
   });
 });

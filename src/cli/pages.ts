@@ -6,7 +6,7 @@ export interface Page<T> {
   continuationToken?: string;
 }
 
-/** The most items a page asks for (extensions.md section 1); a service without paging ignores it. */
+/** The most items a page asks for (docs/extensions.md section 1); a service without paging ignores it. */
 export const PAGE_LIMIT = 1000;
 
 /**

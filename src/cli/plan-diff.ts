@@ -1,5 +1,6 @@
 import { pc } from './colours';
-import type { ApplyAnswer, Change, ChangeAction, FieldDiff } from '../apply/apply-document';
+import type { ApplyAnswer } from '../apply/plan-answer';
+import type { Change, ChangeAction, FieldDiff } from '../apply/planned-change';
 
 const MARK: Record<ChangeAction, string> = {
   create: '+',

@@ -1,11 +1,13 @@
 import { Command, Option } from 'commander';
 import { integer } from './arguments';
 import { applyCommand } from './commands/apply';
+import { explainCommand, whoamiCommand } from './commands/auth';
 import { exportCommand } from './commands/export';
 import { readerGroupsCommand, readersCommand } from './commands/reader-groups';
 import { scopesCommand } from './commands/scopes';
 import { auditCommand, healthCommand } from './commands/service';
 import { streamsCommand } from './commands/streams';
+import { watchCommand } from './commands/watch';
 import { FORMATS } from './output';
 
 export const DEFAULT_URL = 'http://localhost:9091';
@@ -16,6 +18,26 @@ function globalOptions(program: Command): Command {
     .addOption(new Option('--url <url>', 'the service').env('TRIBUTARY_URL').default(DEFAULT_URL))
     .addOption(new Option('--user <name>', 'HTTP Basic user').env('TRIBUTARY_USER'))
     .addOption(new Option('--password <password>', 'HTTP Basic password').env('TRIBUTARY_PASSWORD'))
+    .addOption(new Option('--token <jwt>', 'a bearer token').env('TRIBUTARY_TOKEN'))
+    .addOption(
+      new Option('--issuer <url>', 'OpenID Connect provider to get a token from').env(
+        'TRIBUTARY_ISSUER',
+      ),
+    )
+    .addOption(
+      new Option('--client-id <id>', 'client of the provider (client credentials)').env(
+        'TRIBUTARY_CLIENT_ID',
+      ),
+    )
+    .addOption(
+      new Option('--client-secret <secret>', "that client's secret").env('TRIBUTARY_CLIENT_SECRET'),
+    )
+    .addOption(
+      new Option(
+        '--token-scope <scopes>',
+        'OAuth scopes to ask the provider for, if it needs any',
+      ).env('TRIBUTARY_TOKEN_SCOPE'),
+    )
     .addOption(new Option('--cacert <file>', 'PEM certificate authorities to trust for HTTPS'))
     .addOption(
       new Option(
@@ -40,7 +62,7 @@ function adopt(program: Command, command: Command): void {
   program.addCommand(command);
 }
 
-/** The `tributary` command line (extensions.md section 6). */
+/** The `tributary` command line (docs/extensions.md section 6). */
 export function buildProgram(): Command {
   const program = globalOptions(new Command('tributary'))
     .description('Command-line client of Tributary and of any controller speaking the /v1 contract')
@@ -53,8 +75,11 @@ export function buildProgram(): Command {
     readersCommand(),
     healthCommand(),
     auditCommand(),
+    whoamiCommand(),
+    explainCommand(),
     applyCommand(),
     exportCommand(),
+    watchCommand(),
   ]) {
     adopt(program, command);
   }

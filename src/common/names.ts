@@ -30,3 +30,12 @@ export const streamNameProblem = (name: unknown): string | undefined =>
 export const isInternalStreamName = (name: string): boolean => name.startsWith('_');
 
 export const markStreamName = (stream: string): string => `${MARK_PREFIX}${stream}`;
+
+/**
+ * Names in a path are not validated (an invalid one is simply not found), but some strings
+ * cannot even be looked up: PostgreSQL text holds no NUL, and no stored name is longer than
+ * 258 characters (`_MARK_RG` and a 250-character group name). Such a name can name nothing.
+ */
+const LOOKUP_CHARS = /^[A-Za-z0-9._-]{1,258}$/;
+
+export const canExist = (name: string): boolean => LOOKUP_CHARS.test(name);

@@ -1,6 +1,4 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import type { ExecutionContext } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { ApiOperation } from '@nestjs/swagger';
 
 /**
@@ -18,6 +16,9 @@ export const Operation = {
   describeStream: 'describeStream',
   updateStream: 'updateStream',
   getScalingEvents: 'getScalingEvents',
+  scaleStream: 'scaleStream',
+  getSegments: 'getSegments',
+  getSegment: 'getSegment',
   updateStreamState: 'updateStreamState',
   deleteStream: 'deleteStream',
   listReaderGroups: 'listReaderGroups',
@@ -27,7 +28,10 @@ export const Operation = {
   setReaderOnline: 'setReaderOnline',
   setReaderOffline: 'setReaderOffline',
   listAuditEvents: 'listAuditEvents',
+  listEvents: 'listEvents',
   applyDocument: 'applyDocument',
+  whoami: 'whoami',
+  explainAccess: 'explainAccess',
 } as const;
 export type OperationId = (typeof Operation)[keyof typeof Operation];
 
@@ -36,14 +40,3 @@ export const OPERATION_ID = 'tributary:operation-id';
 /** Names a route's operation, for the API document and for whoever asks the handler's metadata. */
 export const OperationOf = (id: OperationId): MethodDecorator =>
   applyDecorators(ApiOperation({ operationId: id }), SetMetadata(OPERATION_ID, id));
-
-/**
- * The operation a matched handler serves: its id, or, for routes outside the API document
- * (health, probes, metrics), the handler's name. What permissions, audit, logs and metrics say.
- */
-export function operationOf(context: ExecutionContext): string {
-  const handler = context.getHandler();
-  return reflector.get<OperationId | undefined>(OPERATION_ID, handler) ?? handler.name;
-}
-
-const reflector = new Reflector();

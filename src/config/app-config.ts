@@ -1,6 +1,8 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { readFileSync } from 'node:fs';
 import {
   IsBoolean,
+  IsEmpty,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -10,8 +12,10 @@ import {
   Max,
   Min,
   validateSync,
+  ValidateBy,
   ValidateIf,
 } from 'class-validator';
+import { trustProxyProblem } from '../http/trust-proxy';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -24,6 +28,8 @@ const toBool = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^(true|false|1|0)$/i.test(value.trim())
     ? /^(true|1)$/i.test(value.trim())
     : value;
+/** A claim's name, or a dotted path of names into nested objects. */
+const CLAIM_PATH = /^[^\s.]+(\.[^\s.]+)*$/;
 const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
@@ -64,6 +70,11 @@ export class AppConfig {
   @Transform(toBool)
   @IsBoolean({ message: 'METRICS_ENABLED must be true or false' })
   METRICS_ENABLED = true;
+
+  /** The web console at `/console`; when false the path does not exist (404). */
+  @Transform(toBool)
+  @IsBoolean({ message: 'CONSOLE_ENABLED must be true or false' })
+  CONSOLE_ENABLED = true;
 
   /** Where the embedded PostgreSQL keeps its files. */
   @IsString()
@@ -153,12 +164,79 @@ export class AppConfig {
   @IsBoolean({ message: 'AUTH_ENABLED must be true or false' })
   AUTH_ENABLED = false;
 
-  /** Accounts and their ACLs, one `user:passwordhash:acl` line each (`npm run accounts`). */
+  /**
+   * Accounts and their ACLs, one `user:passwordhash:acl` line each (`npm run accounts`); read
+   * at start and on SIGHUP. Optional when bearer tokens are accepted (AUTH_OIDC_ISSUER).
+   */
   @Transform(emptyToUndefined)
-  @ValidateIf((config: AppConfig) => config.AUTH_ENABLED || config.AUTH_ACCOUNTS_FILE !== undefined)
+  @ValidateIf(
+    (config: AppConfig) =>
+      (config.AUTH_ENABLED && config.AUTH_OIDC_ISSUER === undefined) ||
+      config.AUTH_ACCOUNTS_FILE !== undefined,
+  )
   @IsString({ message: 'AUTH_ACCOUNTS_FILE is required when AUTH_ENABLED is true' })
   @IsNotEmpty({ message: 'AUTH_ACCOUNTS_FILE is required when AUTH_ENABLED is true' })
   AUTH_ACCOUNTS_FILE?: string;
+
+  /**
+   * An OpenID Connect provider whose bearer tokens (JWT) are accepted beside the accounts
+   * (docs/extensions.md, Identity: bearer tokens): its keys come from its discovery document's `jwks_uri`.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s?#]+$/, {
+    message: 'AUTH_OIDC_ISSUER must be an http(s) URL without query or fragment',
+  })
+  AUTH_OIDC_ISSUER?: string;
+
+  /** What a token's `aud` must contain; required with AUTH_OIDC_ISSUER. */
+  @Transform(emptyToUndefined)
+  @ValidateIf(
+    (config: AppConfig) =>
+      config.AUTH_OIDC_ISSUER !== undefined || config.AUTH_OIDC_AUDIENCE !== undefined,
+  )
+  @IsString({ message: 'AUTH_OIDC_AUDIENCE is required with AUTH_OIDC_ISSUER' })
+  @IsNotEmpty({ message: 'AUTH_OIDC_AUDIENCE is required with AUTH_OIDC_ISSUER' })
+  AUTH_OIDC_AUDIENCE?: string;
+
+  /** The claim naming a token's principal, as audit and logs show it. */
+  @Matches(CLAIM_PATH, { message: 'AUTH_OIDC_PRINCIPAL_CLAIM must be a claim name' })
+  AUTH_OIDC_PRINCIPAL_CLAIM = 'sub';
+
+  /** The claim holding a token's groups; a dotted path (`realm_access.roles`) reaches inside. */
+  @Matches(CLAIM_PATH, { message: 'AUTH_OIDC_GROUPS_CLAIM must be a claim name or dotted path' })
+  AUTH_OIDC_GROUPS_CLAIM = 'groups';
+
+  /** A claim holding ACL entries in the accounts file's form; none by default. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(CLAIM_PATH, { message: 'AUTH_OIDC_ACL_CLAIM must be a claim name or dotted path' })
+  AUTH_OIDC_ACL_CLAIM?: string;
+
+  /** YAML `groups: {<group>: "<acl>"}`: the ACL of each group; read at start and on SIGHUP. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  AUTH_GROUP_ACLS_FILE?: string;
+
+  /** Seconds of clock difference allowed when checking a token's `exp` and `nbf`. */
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_OIDC_CLOCK_TOLERANCE_S must be a whole number of seconds' })
+  @Min(0)
+  @Max(3600)
+  AUTH_OIDC_CLOCK_TOLERANCE_S = 30;
+
+  /**
+   * A public client of the provider (authorization code with PKCE) that Swagger UI's Authorize
+   * signs in with; its redirect URI is `<this service>/docs/oauth2-redirect.html`.
+   */
+  @Transform(emptyToUndefined)
+  @ValidateIf(
+    (config: AppConfig) =>
+      config.AUTH_OIDC_UI_CLIENT_ID !== undefined && config.AUTH_OIDC_ISSUER === undefined,
+  )
+  @IsEmpty({ message: 'AUTH_OIDC_UI_CLIENT_ID needs AUTH_OIDC_ISSUER' })
+  AUTH_OIDC_UI_CLIENT_ID?: string;
 
   /** With auth on, the health routes (but details) and the probes still need no credentials. */
   @Transform(toBool)
@@ -202,6 +280,23 @@ export class AppConfig {
   })
   CORS_ORIGINS?: string;
 
+  /**
+   * The proxies (load balancers) whose `X-Forwarded-For`, `-Proto` and `-Host` are believed: a
+   * number of hops, or their addresses and CIDR ranges (`loopback` and the other names of
+   * Express's `trust proxy`). Unset, the client is whoever opened the connection.
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @ValidateBy({
+    name: 'isTrustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && !trustProxyProblem(value),
+      defaultMessage: (args) =>
+        trustProxyProblem(String(args?.value)) ?? 'TRUST_PROXY must be a string',
+    },
+  })
+  TRUST_PROXY?: string;
+
   /** Requests per minute allowed from one client; 0 turns rate limiting off. */
   @Transform(toInt)
   @IsInt()
@@ -217,6 +312,55 @@ export class AppConfig {
   @Min(1)
   @Max(24 * 365)
   IDEMPOTENCY_TTL_HOURS = 24;
+
+  /**
+   * The change feed (docs/extensions.md, The change feed): how often, in milliseconds, an instance
+   * looks for new events when it cannot LISTEN (through a transaction pooler, or while its
+   * listening connection is being opened again).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(60_000)
+  EVENTS_POLL_MS = 1000;
+
+  /**
+   * Milliseconds between two comment lines on a Server-Sent Event stream of the change feed
+   * (section 8 promises one at least every 15 s).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(15_000)
+  EVENTS_HEARTBEAT_MS = 10_000;
+
+  /** Bytes that may wait unsent for a stream's client before it is cut off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(64 * 1024)
+  @Max(64 * 1024 * 1024)
+  EVENTS_MAX_UNSENT_BYTES = 1024 * 1024;
+
+  /** Milliseconds a stream's client may take nothing of what waits for it before it is cut off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  EVENTS_SLOW_CLIENT_MS = 30_000;
+
+  /** Server-Sent Event streams of the change feed open at once on one instance; then 503. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_STREAMS = 1000;
+
+  /** How long the change feed's events are kept; older ones are deleted in the background. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(24 * 3650)
+  EVENTS_RETENTION_HOURS = 168;
 
   /** How long a health result is reused: a storm of probes costs one database ping per moment. */
   @Transform(toInt)
@@ -276,27 +420,65 @@ export class AppConfig {
 
 export class InvalidConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    // One problem, one line (as every start-up failure); several, a list.
+    super(
+      problems.length === 1
+        ? `Invalid configuration: ${problems[0]}`
+        : `Invalid configuration:\n  - ${problems.join('\n  - ')}`,
+    );
     this.name = 'InvalidConfigError';
   }
 }
 
+/**
+ * The settings that hold secrets. Each may be given as a file instead, `<NAME>_FILE`, as Docker
+ * secrets and Kubernetes secret volumes hand them over; an invalid one is never echoed.
+ */
+export const SECRET_SETTINGS: readonly string[] = ['DATABASE_URL'];
+
+const isSet = (value: string | undefined): value is string =>
+  value !== undefined && value.trim() !== '';
+
+/** The environment with each secret read from its `_FILE`, and what was wrong with those. */
+function withSecretFiles(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; problems: string[] } {
+  const resolved = { ...env };
+  const problems: string[] = [];
+  for (const name of SECRET_SETTINGS) {
+    const file = env[`${name}_FILE`];
+    if (!isSet(file)) continue;
+    if (isSet(env[name])) {
+      problems.push(`${name} and ${name}_FILE are both set: set only one of them`);
+      continue;
+    }
+    try {
+      const value = readFileSync(file, 'utf8').trim();
+      if (value === '') problems.push(`${name}_FILE names an empty file (${file})`);
+      else resolved[name] = value;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      problems.push(`${name}_FILE names a file that cannot be read (${code}: ${file})`);
+    }
+  }
+  return { env: resolved, problems };
+}
+
 /** Reads and validates the settings from an environment; throws with every problem listed. */
-export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
+export function loadConfig(environment: NodeJS.ProcessEnv): AppConfig {
+  const { env, problems } = withSecretFiles(environment);
   const known = Object.keys(new AppConfig());
   const present = Object.fromEntries(
     Object.entries(env).filter(([key, value]) => known.includes(key) && value !== undefined),
   );
   const config = plainToInstance(AppConfig, present);
-  const errors = validateSync(config, { stopAtFirstError: true });
-  if (errors.length > 0) {
-    throw new InvalidConfigError(
-      errors.flatMap((error) =>
-        Object.values(error.constraints ?? {}).map(
-          (message) => `${message} (got ${JSON.stringify(env[error.property])})`,
-        ),
-      ),
-    );
+  for (const error of validateSync(config, { stopAtFirstError: true })) {
+    for (const message of Object.values(error.constraints ?? {})) {
+      problems.push(
+        SECRET_SETTINGS.includes(error.property)
+          ? message
+          : `${message} (got ${JSON.stringify(env[error.property])})`,
+      );
+    }
   }
+  if (problems.length > 0) throw new InvalidConfigError(problems);
   return config;
 }

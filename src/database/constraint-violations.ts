@@ -1,5 +1,5 @@
-import { DomainError } from '../common/errors/domain-error';
-import { isForeignKeyViolation, PgCode, sqlState } from '../common/errors/postgres-errors';
+import { DomainError } from '../common/domain-error';
+import { isForeignKeyViolation, PgCode, sqlState } from './postgres-errors';
 
 /** What a statement's constraint violations mean in the domain. */
 export interface ViolationMeaning {

@@ -2,7 +2,9 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { leadsThroughPooler } from './connection-pooler';
 import { EmbeddedPostgres } from './embedded-postgres';
+import { ConnectionSettings, transactionTimeouts } from './typeorm-options';
 
 /**
  * The database the service was started on: DATABASE_URL, which start-up pointed at the
@@ -12,6 +14,8 @@ import { EmbeddedPostgres } from './embedded-postgres';
 export class DatabaseServer implements OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseServer.name);
   private embedded?: EmbeddedPostgres;
+  private timeouts?: string;
+  private pooled = false;
 
   constructor(
     private readonly config: AppConfig,
@@ -21,6 +25,46 @@ export class DatabaseServer implements OnApplicationShutdown {
   url(): string {
     if (!this.config.DATABASE_URL) throw new Error('start-up opens the database first');
     return this.config.DATABASE_URL;
+  }
+
+  /**
+   * The settings of the application's pool. Straight to PostgreSQL, each connection's session
+   * carries the time limits. Through a transaction pooler (PgBouncer and the like) sessions are
+   * shared and session settings refused or ignored, so each transaction sets its own, and a
+   * statement outside a transaction runs in one of its own (see `transactionTimeouts`).
+   */
+  async poolSettings(): Promise<ConnectionSettings> {
+    const pooled = await leadsThroughPooler(this.url(), this.config.DB_CONNECT_TIMEOUT_MS);
+    this.pooled = pooled;
+    if (pooled) {
+      this.timeouts = transactionTimeouts(this.config.DB_STATEMENT_TIMEOUT_MS);
+      this.logger.log(
+        'DATABASE_URL leads through a connection pooler: every transaction sets its own time limits',
+      );
+    }
+    return {
+      url: this.url(),
+      poolSize: this.config.DB_POOL_SIZE,
+      statementTimeoutMs: this.config.DB_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: this.config.DB_CONNECT_TIMEOUT_MS,
+      timeoutsIn: pooled ? 'transaction' : 'session',
+    };
+  }
+
+  /**
+   * Whether DATABASE_URL leads through a connection pooler (known once `poolSettings` has run):
+   * then no session of its own can be kept (no LISTEN).
+   */
+  throughPooler(): boolean {
+    return this.pooled;
+  }
+
+  /**
+   * What each transaction sends after BEGIN: its time limits when the sessions do not carry
+   * them (known once `poolSettings` has run).
+   */
+  transactionTimeouts(): string | undefined {
+    return this.timeouts;
   }
 
   /** The embedded server becomes the application's: it stops when the application does. */

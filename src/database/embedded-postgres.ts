@@ -5,9 +5,17 @@ import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { freePort } from '../common/free-port';
+import { freePort } from '../startup/free-port';
 import { StartupError } from '../startup/startup-error';
 import { placeCluster } from './embedded/cluster-placement';
+import {
+  isAlive,
+  liveOwner,
+  lockingServer,
+  parseOwnerRecord,
+  processInfo,
+  released,
+} from './embedded/left-running';
 import { executable } from './embedded/postgres-binaries';
 import { Account } from './embedded/reachability';
 import { serverAccount } from './embedded/server-account';
@@ -28,6 +36,8 @@ export interface EmbeddedPostgresOptions {
 }
 
 const DATABASE = 'tributary';
+/** A file in DATA_DIR naming the service that runs the server, and the server's process. */
+const OWNER_FILE = 'postgres.owner';
 const USER = 'tributary';
 /** How many of the server's last log lines a start-up failure quotes. */
 const QUOTED_LINES = 4;
@@ -79,12 +89,15 @@ export class EmbeddedPostgres {
   /** Where the cluster's files are, once started: in DATA_DIR, or where they were relocated. */
   clusterDir?: string;
   private readonly killOnExit = () => this.server?.kill('SIGINT');
+  private readonly ownerFile: string;
 
   constructor(
     private readonly dataDir: string,
     private readonly log: EmbeddedPostgresLog,
     private readonly options: EmbeddedPostgresOptions = {},
-  ) {}
+  ) {
+    this.ownerFile = join(resolve(dataDir), OWNER_FILE);
+  }
 
   /** Starts the server (initialising its cluster on first use) and returns its database's URL. */
   async start(): Promise<string> {
@@ -110,6 +123,7 @@ export class EmbeddedPostgres {
         account,
       });
     }
+    await this.stopLeftRunning(placement.clusterDir);
     const port = await freePort();
     await this.run(executable(placement.binaries, 'postgres'), placement.clusterDir, {
       port,
@@ -131,6 +145,51 @@ export class EmbeddedPostgres {
     const timer = setTimeout(() => server.kill('SIGKILL'), 30_000);
     await exited;
     clearTimeout(timer);
+    await rm(this.ownerFile, { force: true });
+  }
+
+  /**
+   * A service that was killed (SIGKILL, the out-of-memory killer) leaves its server running,
+   * holding the cluster. Such a server, whose service is gone, is stopped cleanly (SIGINT is
+   * PostgreSQL's fast shutdown), so that this start runs its own; one whose service still runs
+   * is left alone, and this start fails naming that service.
+   */
+  private async stopLeftRunning(clusterDir: string): Promise<void> {
+    const pid = await lockingServer(clusterDir);
+    if (pid === undefined) return;
+    const { parent, command } = await processInfo(pid);
+    // The id in the lock file belongs to another program now: PostgreSQL's own check decides.
+    if (command !== undefined && !command.includes(clusterDir)) return;
+    const record = parseOwnerRecord(await readFile(this.ownerFile, 'utf8').catch(() => ''));
+    const owner = liveOwner(pid, record, parent, isAlive);
+    if (owner !== undefined) {
+      throw new StartupError(
+        `the embedded PostgreSQL in ${clusterDir} is in use by another Tributary service ` +
+          `(PID ${owner}): stop that service first, or give this one a DATA_DIR of its own`,
+      );
+    }
+    const timeoutMs = this.options.startTimeoutMs ?? 60_000;
+    try {
+      process.kill(pid, 'SIGINT');
+    } catch (error) {
+      throw new StartupError(
+        `the embedded PostgreSQL in ${clusterDir} (PID ${pid}) was left running by a service ` +
+          `that is gone, and cannot be stopped (${(error as NodeJS.ErrnoException).code}): ` +
+          `stop it as the user it runs as (kill -INT ${pid}) and start again`,
+      );
+    }
+    if (!(await released(clusterDir, pid, timeoutMs))) {
+      throw new StartupError(
+        `the embedded PostgreSQL in ${clusterDir} (PID ${pid}) was left running by a service ` +
+          `that is gone, and did not stop within ${timeoutMs / 1000} s: stop it ` +
+          `(kill -INT ${pid}) and start again`,
+      );
+    }
+    (this.log.notice ?? this.log.log)(
+      `the embedded PostgreSQL in ${clusterDir} was still running (PID ${pid}) after its ` +
+        `service${record?.server === pid ? ` (PID ${record.service})` : ''} ended without ` +
+        'stopping it: stopped it cleanly',
+    );
   }
 
   private async initialise(
@@ -230,6 +289,8 @@ export class EmbeddedPostgres {
     server.once('exit', (code, signal) => {
       if (this.server === server) this.log.error(`embedded PostgreSQL exited (${code ?? signal})`);
     });
+    // Once the server is this service's for sure: a later start sees whose it is.
+    await writeFile(this.ownerFile, `${process.pid} ${server.pid}\n`);
   }
 
   private async ensureDatabase(serverUrl: string): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Db } from './db';
+import type { Db } from './transaction-host';
 import { snapshotReadable } from './snapshot-readable';
 
 /** A transaction host that runs the work at once and records what became of it. */

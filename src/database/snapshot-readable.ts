@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Db } from './db';
+import type { Db } from './transaction-host';
 
 /** Ends the reading when the one reading it has gone (its stream destroyed). */
 class ReaderGone extends Error {}

@@ -7,6 +7,24 @@ export interface ConnectionSettings {
   poolSize: number;
   statementTimeoutMs: number;
   connectTimeoutMs: number;
+  /**
+   * Where the time limits are set. `session` (the default, a direct connection): on each
+   * connection when it opens. `transaction`: nothing is set on the connections, whose sessions
+   * are not the service's own (a transaction pooler refuses or ignores session settings), and
+   * each transaction sets its own ({@link transactionTimeouts}).
+   */
+  timeoutsIn?: 'session' | 'transaction';
+}
+
+/** How long a transaction may wait for its client (a slow reader, say) before it is ended. */
+const idleInTransactionMs = (statementTimeoutMs: number): number => statementTimeoutMs * 2;
+
+/** The statements that bound the rest of the transaction they are sent in. */
+export function transactionTimeouts(statementTimeoutMs: number): string {
+  return (
+    `SET LOCAL statement_timeout = ${statementTimeoutMs}; ` +
+    `SET LOCAL idle_in_transaction_session_timeout = ${idleInTransactionMs(statementTimeoutMs)}`
+  );
 }
 
 /** The one definition of how this service talks to PostgreSQL, for the app and the CLI alike. */
@@ -26,10 +44,14 @@ export function typeOrmOptions(settings: ConnectionSettings): DataSourceOptions 
       max: settings.poolSize,
       application_name: 'tributary',
       connectionTimeoutMillis: settings.connectTimeoutMs,
-      statement_timeout: settings.statementTimeoutMs,
+      ...(settings.timeoutsIn === 'transaction'
+        ? {}
+        : {
+            statement_timeout: settings.statementTimeoutMs,
+            idle_in_transaction_session_timeout: idleInTransactionMs(settings.statementTimeoutMs),
+          }),
       // A lost network answers nothing: the client gives up shortly after the server would.
       query_timeout: settings.statementTimeoutMs + 1000,
-      idle_in_transaction_session_timeout: settings.statementTimeoutMs * 2,
       keepAlive: true,
     },
   };

@@ -2,7 +2,7 @@
  * The columns of a row's {@link ResourceVersion}, as text: `created` (µs since 1970) and
  * `version`. `table` qualifies them in a query that joins.
  *
- * @see ../common/conditional/resource-version.ts
+ * @see ../conditional/resource-version.ts
  */
 export const versionColumns = (table?: string): string => {
   const of = table ? `${table}.` : '';

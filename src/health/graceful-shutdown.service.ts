@@ -25,7 +25,8 @@ export class GracefulShutdown implements BeforeApplicationShutdown {
   /**
    * Turns not-ready, keeps serving SHUTDOWN_DELAY_MS, and bounds how long the drain may take.
    * Closing the listener only stops new connections: busy keep-alive connections would carry
-   * new requests forever, so from now on every response closes its connection.
+   * new requests forever, so from now on every response closes its connection (a listener of
+   * the server's, first of all, added only now: the request pipeline names it).
    */
   async beforeApplicationShutdown(signal?: string): Promise<void> {
     this.drainingSince = new Date();

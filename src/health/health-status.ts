@@ -8,7 +8,7 @@ export enum HealthStatus {
   FAILED = 'FAILED',
 }
 
-/** behaviour.md section 7: the order in which statuses aggregate (lowest wins). */
+/** docs/behaviour.md section 7: the order in which statuses aggregate (lowest wins). */
 const RANK: Record<HealthStatus, number> = {
   [HealthStatus.UP]: 3,
   [HealthStatus.STARTING]: 2,

@@ -1,12 +1,11 @@
-import { applyDecorators, Controller, Get, Param, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
 import { contributorPath } from './contributor-path';
 import { HEALTH_DETAILS_REF, HealthResultDto } from './dto/health-result.dto';
-import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { ApiProblemResponses } from '../openapi/api-problem-responses';
 import { HealthService } from './health.service';
 import { HealthStatus } from './health-status';
-import { JsonScalarInterceptor } from './json-scalar.interceptor';
 
 /** The `{id}` routes: a contributor, possibly nested; unknown ones are 404. */
 const CONTRIBUTOR = applyDecorators(
@@ -21,12 +20,12 @@ const STATUS_REF = { $ref: getSchemaPath('HealthStatus') };
 
 /**
  * The contract's health routes. Literal routes are declared before `{id}` so they win; they
- * answer 200 with the value even when DOWN (the probes outside /v1 answer 503).
+ * answer 200 with the value even when DOWN (the probes outside /v1 answer 503). A bare string
+ * or boolean is sent as JSON (`"UP"`, `true`), as every answer is (`ServiceHttpAdapter`).
  */
 @ApiTags('Health')
 @ApiProblemResponses(500)
 @Controller('v1/health')
-@UseInterceptors(JsonScalarInterceptor)
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 

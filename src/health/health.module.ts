@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
+import { AuthModule } from '../auth/auth.module';
 import { GracefulShutdown } from './graceful-shutdown.service';
 import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
@@ -9,7 +10,7 @@ import { EventLoopIndicator } from './indicators/event-loop.indicator';
 import { ProbesController } from './probes.controller';
 
 @Module({
-  imports: [TerminusModule.forRoot({ logger: false })],
+  imports: [TerminusModule.forRoot({ logger: false }), AuthModule],
   controllers: [HealthController, ProbesController],
   providers: [
     HealthService,

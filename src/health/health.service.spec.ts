@@ -1,4 +1,5 @@
 import type { MemoryHealthIndicator } from '@nestjs/terminus';
+import type { OidcIssuer } from '../auth/oidc/oidc-issuer.service';
 import { AppConfig } from '../config/app-config';
 import type { GracefulShutdown } from './graceful-shutdown.service';
 import { HealthContributorNotFoundError } from './health.errors';
@@ -37,6 +38,7 @@ function service(cacheMs: number) {
     disk,
     eventLoop,
     shutdown as GracefulShutdown,
+    { enabled: false } as OidcIssuer,
   );
   const releaseDatabase = async () => {
     // The checks start on the next turns; the database answers once they are all waiting.

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, MemoryHealthIndicator } from '@nestjs/terminus';
+import { OidcIssuer } from '../auth/oidc/oidc-issuer.service';
 import { AppConfig } from '../config/app-config';
 import { GracefulShutdown } from './graceful-shutdown.service';
 import { HealthContributorNotFoundError } from './health.errors';
 import { HealthStatus } from './health-status';
 import { aggregate, findContributor, HealthNode, HealthReport } from './health-tree';
-import { SharedResult } from './shared-result';
+import { OncePerWindow } from './once-per-window';
 import { DatabaseIndicator } from './indicators/database.indicator';
 import { DiskSpaceIndicator } from './indicators/disk-space.indicator';
 import { EventLoopIndicator } from './indicators/event-loop.indicator';
@@ -30,9 +31,9 @@ export class HealthService {
   private readonly startedAt = new Date().toISOString();
   private readonly contributors: Record<string, Contributor>;
   /** Every contributor. */
-  private readonly wholeTree: SharedResult<HealthNode>;
+  private readonly wholeTree: OncePerWindow<HealthNode>;
   /** The vital contributors alone: what liveness needs, without waiting for the database. */
-  private readonly vitalTree: SharedResult<HealthNode>;
+  private readonly vitalTree: OncePerWindow<HealthNode>;
 
   constructor(
     config: AppConfig,
@@ -41,6 +42,7 @@ export class HealthService {
     disk: DiskSpaceIndicator,
     eventLoop: EventLoopIndicator,
     private readonly shutdown: GracefulShutdown,
+    oidc: OidcIssuer,
   ) {
     const from = (
       vital: boolean,
@@ -75,9 +77,20 @@ export class HealthService {
       },
       disk: from(false, () => disk.check(config.DATA_DIR, config.HEALTH_DISK_MIN_FREE_MB * MIB)),
       eventLoop: from(true, () => eventLoop.check(config.HEALTH_EVENT_LOOP_LAG_LIMIT_MS)),
+      // Bearer tokens' provider (docs/extensions.md section 9): DOWN makes the service not
+      // ready, never dead.
+      ...(oidc.enabled && {
+        oidc: {
+          vital: false,
+          report: async () => {
+            const { up, details } = await oidc.health(config.HEALTH_TIMEOUT_MS);
+            return { status: up ? HealthStatus.UP : HealthStatus.DOWN, details, vital: false };
+          },
+        },
+      }),
     };
-    this.wholeTree = new SharedResult(config.HEALTH_CACHE_MS, () => this.root(() => true));
-    this.vitalTree = new SharedResult(config.HEALTH_CACHE_MS, () => this.root((c) => c.vital));
+    this.wholeTree = new OncePerWindow(config.HEALTH_CACHE_MS, () => this.root(() => true));
+    this.vitalTree = new OncePerWindow(config.HEALTH_CACHE_MS, () => this.root((c) => c.vital));
   }
 
   /** The whole tree, or the contributor at `path` (`['memory', 'heap']`). */

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { Controller, Get, UseInterceptors } from '@nestjs/common';
 import {
   ApiExtension,
   ApiOkResponse,
@@ -7,10 +7,13 @@ import {
 } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
 import { SkipThrottle } from '@nestjs/throttler';
-import type { Response } from 'express';
-import { ApiProblemResponses } from '../common/http/api-problem-responses';
+import { ApiProblemResponses } from '../openapi/api-problem-responses';
 import { LivenessAnswerDto, ReadinessAnswerDto } from './dto/probe-answer.dto';
 import { HealthService } from './health.service';
+import { ProbeStatusInterceptor } from './probe-status.interceptor';
+
+/** Where orchestrators and load balancers probe (their paths are logged at debug level). */
+export const PROBE_PATHS = ['/ping', '/livez', '/readyz'];
 
 /** Probe routes for orchestrators and load balancers: the answer is in the status code. */
 @ApiTags('Health')
@@ -34,10 +37,9 @@ export class ProbesController {
     type: LivenessAnswerDto,
   })
   @Needs.health()
-  async getLivez(@Res({ passthrough: true }) res: Response): Promise<LivenessAnswerDto> {
-    const liveness = await this.health.liveness();
-    if (!liveness) res.status(HttpStatus.SERVICE_UNAVAILABLE);
-    return { liveness };
+  @UseInterceptors(ProbeStatusInterceptor)
+  async getLivez(): Promise<LivenessAnswerDto> {
+    return { liveness: await this.health.liveness() };
   }
 
   /** 200 when the service can serve requests, 503 otherwise (and from the start of a shutdown). */
@@ -47,9 +49,9 @@ export class ProbesController {
     type: ReadinessAnswerDto,
   })
   @Needs.health()
-  async getReadyz(@Res({ passthrough: true }) res: Response): Promise<ReadinessAnswerDto> {
+  @UseInterceptors(ProbeStatusInterceptor)
+  async getReadyz(): Promise<ReadinessAnswerDto> {
     const { readiness, status } = await this.health.health();
-    if (!readiness) res.status(HttpStatus.SERVICE_UNAVAILABLE);
     return { readiness, status };
   }
 }

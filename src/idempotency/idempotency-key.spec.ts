@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../common/errors/domain-error';
+import { InvalidRequestError } from '../common/domain-error';
 import { bodyDigest, idempotencyKeyOf, isReplayableStatus } from './idempotency-key';
 
 describe('idempotencyKeyOf', () => {

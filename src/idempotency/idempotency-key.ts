@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { InvalidRequestError } from '../common/errors/domain-error';
+import { InvalidRequestError } from '../common/domain-error';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';

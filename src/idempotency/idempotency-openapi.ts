@@ -4,7 +4,7 @@ import type {
   ParameterObject,
   ResponseObject,
 } from '@nestjs/swagger';
-import { problemResponseObject, RETRY_AFTER } from '../common/http/api-problem-responses';
+import { problemResponseObject, RETRY_AFTER } from '../openapi/api-problem-responses';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency-key';
 
 const KEY_PARAMETER: ParameterObject = {
@@ -33,9 +33,17 @@ const KEY_IN_USE =
   ' With `Idempotency-Key`: a request with the same key is still running and did not end in ' +
   'time (`IDEMPOTENCY_KEY_IN_USE`); retry after `Retry-After` seconds.';
 
-/** One POST's additions: the header it takes, the header it may answer, 422 and 409. */
+const takesKey = (operation: OperationObject): boolean =>
+  (operation.parameters ?? []).some(
+    (parameter) =>
+      'in' in parameter && parameter.in === 'header' && parameter.name === KEY_PARAMETER.name,
+  );
+
+/** One operation's additions: the header it takes, the header it may answer, 422 and 409. */
 function documentOperation(operation: OperationObject): void {
-  operation.parameters = [...(operation.parameters ?? []), KEY_PARAMETER];
+  operation.parameters = (operation.parameters ?? []).map((parameter) =>
+    'in' in parameter && parameter.name === KEY_PARAMETER.name ? KEY_PARAMETER : parameter,
+  );
   const responses = operation.responses as Record<string, ResponseObject>;
   for (const [status, response] of Object.entries(responses)) {
     if (/^2\d\d$/.test(status)) {
@@ -54,12 +62,13 @@ function documentOperation(operation: OperationObject): void {
 }
 
 /**
- * Documents Idempotency-Key on every POST of the document, as the interceptor applies it to
- * every POST route: no controller declares it.
+ * Documents Idempotency-Key in full on the operations whose route is `@Idempotent()` (the
+ * decorator names the header; its description, the replay header and the statuses it adds are
+ * the same for every one of them, so they are written once, here).
  */
 export function documentIdempotency(document: OpenAPIObject): OpenAPIObject {
   for (const path of Object.values(document.paths)) {
-    if (path.post) documentOperation(path.post);
+    if (path.post && takesKey(path.post)) documentOperation(path.post);
   }
   return document;
 }

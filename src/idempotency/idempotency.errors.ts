@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../common/domain-error';
 
 export class IdempotencyKeyReusedError extends DomainError {
   readonly kind = 'unprocessable';

@@ -2,8 +2,8 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import type { Response } from 'express';
 import { defer, lastValueFrom, Observable } from 'rxjs';
 import { actorOf } from '../audit/actor';
-import { Problem, ReplayedProblem, toProblem } from '../common/http/problem';
-import type { RequestWithId } from '../common/http/request-id.middleware';
+import { Problem, ReplayedProblem, toProblem } from '../http/problem';
+import type { RequestWithId } from '../http/request-context';
 import {
   bodyDigest,
   IDEMPOTENT_REPLAYED_HEADER,
@@ -45,9 +45,9 @@ function replay(res: Response, answer: StoredAnswer): unknown {
 }
 
 /**
- * `Idempotency-Key` on every POST (extensions.md section 3): the route's handler runs inside
- * the transaction that keeps its answer, which the services' own transactions join. A POST
- * without the header passes through untouched.
+ * `Idempotency-Key` on a POST (docs/extensions.md section 3), attached by `@Idempotent()`: the
+ * route's handler runs inside the transaction that keeps its answer, which the services' own
+ * transactions join. A request without the header passes through untouched.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -55,12 +55,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<RequestWithId>();
-    if (context.getType() !== 'http' || req.method !== 'POST') return next.handle();
+    const key = idempotencyKeyOf(req.headers['idempotency-key']);
+    if (key === undefined) return next.handle();
     return defer(async () => {
-      const key = idempotencyKeyOf(req.headers['idempotency-key']);
-      if (key === undefined) {
-        return lastValueFrom<unknown, undefined>(next.handle(), { defaultValue: undefined });
-      }
       const res = context.switchToHttp().getResponse<Response>();
       const request: KeyedRequest = {
         principal: actorOf(req).principal,

@@ -1,10 +1,14 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyPurgeService } from './idempotency-purge.service';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 
-/** Idempotency-Key for every POST; the request pipeline installs the interceptor. */
+/**
+ * Idempotency-Key for the POST routes that are `@Idempotent()`: global, since every feature
+ * module with such a route builds the route's interceptor.
+ */
+@Global()
 @Module({
   providers: [
     IdempotencyRepository,
@@ -12,6 +16,6 @@ import { IdempotencyService } from './idempotency.service';
     IdempotencyInterceptor,
     IdempotencyPurgeService,
   ],
-  exports: [IdempotencyInterceptor],
+  exports: [IdempotencyInterceptor, IdempotencyService],
 })
 export class IdempotencyModule {}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
 
 /** What makes a request a retry of another: its key and principal, and what it asked. */
 export interface KeyedRequest {

@@ -1,5 +1,5 @@
 import { fakeDb } from '../../test/support/fake-db';
-import { InvalidRequestError } from '../common/errors/domain-error';
+import { InvalidRequestError } from '../common/domain-error';
 import { loadConfig } from '../config/app-config';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from './idempotency.errors';
 import type {

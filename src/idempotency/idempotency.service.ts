@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PgCode, sqlState } from '../common/errors/postgres-errors';
+import { PgCode, sqlState } from '../database/postgres-errors';
 import { AppConfig } from '../config/app-config';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from './idempotency.errors';
 import { IdempotencyRepository, KeyedRequest, StoredAnswer } from './idempotency.repository';
 

@@ -4,17 +4,18 @@ import { connect } from 'node:net';
 import request from 'supertest';
 import { eventually } from '../../test/support/eventually';
 import { LogCapture, LogLine } from '../../test/support/log-capture';
-import { requestId, RequestWithId } from '../common/http/request-id.middleware';
+import { requestId } from '../http/request-id.middleware';
+import type { RequestWithId } from '../http/request-context';
 import { LogLevel } from '../config/app-config';
 import { createLogger } from './logger';
 import { requestLogger } from './request-logger.middleware';
 
-/** Our edge's order (request id, then the log line), and a stand-in for the auth guard. */
+/** Our edge's order (request id, then the log line), and a stand-in for the access guard; `/ping` is quiet. */
 function loggedApp(level: LogLevel) {
   const out = new LogCapture();
   const app = express();
   app.use(requestId);
-  app.use(requestLogger(createLogger(level, out)));
+  app.use(requestLogger(createLogger(level, out), new Set(['/ping'])));
   app.use((req, _res, next) => {
     const principal = req.header('X-Test-Principal');
     if (principal) (req as RequestWithId).principal = principal;
@@ -28,9 +29,11 @@ function loggedApp(level: LogLevel) {
     res.emit('error', new Error('the response failed'));
     res.end();
   });
-  // Never answers: the client gives up.
-  app.get('/hanging', () => undefined);
-  return { app, out, http: request(app) };
+  // Never answers: the client gives up. Says when a request got there, past the logger.
+  let reached!: (res: express.Response) => void;
+  const hanging = new Promise<express.Response>((resolve) => (reached = resolve));
+  app.get('/hanging', (_req, res) => reached(res));
+  return { app, out, http: request(app), hanging };
 }
 
 describe('requestLogger', () => {
@@ -140,16 +143,18 @@ describe('requestLogger', () => {
   });
 
   it('marks the request whose client went away before the answer', async () => {
-    const { app, out } = loggedApp('log');
+    const { app, out, hanging } = loggedApp('log');
     const server = app.listen(0);
     try {
       await new Promise((resolve) => server.once('listening', resolve));
       const { port } = server.address() as AddressInfo;
       const socket = connect(port, '127.0.0.1');
       socket.write('GET /hanging HTTP/1.1\r\nHost: x\r\nX-Request-Id: req-8\r\n\r\n');
-      await eventually(() => Promise.resolve(server.listenerCount('request') > 0), true);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      const res = await hanging;
+      const closed = new Promise((resolve) => res.once('close', resolve));
       socket.destroy();
+      // The logger heard 'close' before this listener, added after it.
+      await closed;
       expect(await lineOf(out, 'req-8')).toEqual([
         expect.objectContaining({ level: 'info', route: '/hanging', aborted: true }),
       ]);

@@ -1,17 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import { ANONYMOUS } from '../audit/actor';
-import { RequestWithId } from '../common/http/request-id.middleware';
-import { routeTemplate } from '../common/http/route-template';
-import { METRICS_PATH } from '../metrics/metrics.controller';
-
-/** Frequent, and only of interest when something is wrong: the probes and the scrape. */
-export const QUIET_ROUTES: ReadonlySet<string> = new Set([
-  '/ping',
-  '/livez',
-  '/readyz',
-  METRICS_PATH,
-]);
+import type { RequestWithId } from '../http/request-context';
+import { routeTemplate } from '../http/route-template';
 
 /** What a request line says besides its level, time and request id. */
 export interface RequestLogFields {
@@ -47,8 +38,8 @@ function requestFields(req: RequestWithId, res: Response, durationMs: number): R
   };
 }
 
-function levelOf(req: Request, res: Response, error?: Error): Level {
-  if (QUIET_ROUTES.has(routeTemplate(req))) return 'debug';
+function levelOf(req: Request, res: Response, quiet: ReadonlySet<string>, error?: Error): Level {
+  if (quiet.has(routeTemplate(req))) return 'debug';
   return error || res.statusCode >= 500 ? 'error' : 'info';
 }
 
@@ -56,9 +47,13 @@ function levelOf(req: Request, res: Response, error?: Error): Level {
  * One line per request when it ends, with the request id of `requestId` (which must run
  * before), the route template, the operation, status, duration and principal; never headers or
  * bodies.
- * Probes and scrapes are logged at debug level.
+ * The routes in `quiet` (frequent, and only of interest when something is wrong: probes, the
+ * scrape) are logged at debug level.
  */
-export function requestLogger(logger: Logger): RequestHandler {
+export function requestLogger(
+  logger: Logger,
+  quiet: ReadonlySet<string> = new Set(),
+): RequestHandler {
   // The line holds no header, body or `password` field: the logger's redaction, which costs on
   // every call, would find nothing in it.
   const lines = logger.child({}, { redact: [] });
@@ -69,7 +64,7 @@ export function requestLogger(logger: Logger): RequestHandler {
     const ended = (error?: Error) => {
       res.removeListener('close', ended);
       res.removeListener('error', ended);
-      const level = levelOf(req, res, error);
+      const level = levelOf(req, res, quiet, error);
       if (!lines.isLevelEnabled(level)) return;
       const fields = requestFields(req as RequestWithId, res, Date.now() - startedAt);
       lines[level]({ reqId: (req as RequestWithId).id, ...fields }, messageOf(req, res));

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { RequestWithId } from '../common/http/request-id.middleware';
-import { routeTemplate } from '../common/http/route-template';
+import type { RequestWithId } from '../http/request-context';
+import { routeTemplate } from '../http/route-template';
 import { METRICS_PATH } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 

@@ -3,7 +3,7 @@ import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
 /**
- * {@link MetricsService} for every module (the auth guard and the rate limiter report to it),
+ * {@link MetricsService} for every module (the access guard and the rate limiter report to it),
  * and `GET /metrics` when metrics are enabled.
  */
 @Global()

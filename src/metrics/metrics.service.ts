@@ -5,7 +5,8 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 
 /** Why a request failed authentication or authorization (a closed set: it labels a metric). */
-export type AuthFailureReason = 'missing_credentials' | 'invalid_credentials' | 'forbidden';
+export type AuthFailureReason =
+  'missing_credentials' | 'invalid_credentials' | 'invalid_token' | 'forbidden';
 
 /**
  * The labels of a request's metrics. `route` is a template, never a raw path; `operation` is
@@ -19,6 +20,12 @@ export interface RequestLabels {
 }
 
 type PoolCounts = Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
+
+/** The series one set of request labels counts into. */
+interface RequestSeries {
+  duration: { observe(seconds: number): void };
+  count: { inc(): void };
+}
 
 /** Seconds: from 5 ms to 10 s, prom-client's defaults, which fit an API backed by SQL. */
 export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -60,6 +67,8 @@ export class MetricsService implements OnModuleDestroy {
     registers: [this.registry],
   });
 
+  private readonly series = new Map<string, RequestSeries>();
+
   private readonly rateLimitedRequests = new Counter({
     name: 'tributary_rate_limited_total',
     help: 'Requests refused with 429 by a rate limit',
@@ -97,15 +106,31 @@ export class MetricsService implements OnModuleDestroy {
   /** Call when a request arrives; call the function it returns once with its labels when it ends. */
   requestStarted(): (labels: RequestLabels) => void {
     this.inFlight.inc();
-    const endTimer = this.durations.startTimer();
-    return ({ method, route, operation, status }) => {
+    const startedAt = process.hrtime.bigint();
+    return (labels) => {
+      this.inFlight.dec();
+      const { duration, count } = this.seriesOf(labels);
+      duration.observe(Number(process.hrtime.bigint() - startedAt) / 1e9);
+      count.inc();
+    };
+  }
+
+  /**
+   * The duration and count series of a set of labels, looked up once and kept: the labels are
+   * templates and statuses, a small set, and finding a series by its labels costs more than
+   * the observation itself.
+   */
+  private seriesOf({ method, route, operation, status }: RequestLabels): RequestSeries {
+    const key = `${method} ${route} ${operation ?? ''} ${status}`;
+    let series = this.series.get(key);
+    if (!series) {
       const labels = operation
         ? { method, route, operation, status: String(status) }
         : { method, route, status: String(status) };
-      this.inFlight.dec();
-      endTimer(labels);
-      this.requests.inc(labels);
-    };
+      series = { duration: this.durations.labels(labels), count: this.requests.labels(labels) };
+      this.series.set(key, series);
+    }
+    return series;
   }
 
   /** A request refused with 401 or 403. */

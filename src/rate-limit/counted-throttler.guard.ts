@@ -7,9 +7,13 @@ import {
   ThrottlerLimitDetail,
 } from '@nestjs/throttler';
 import type { ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
+import { noteOperation } from '../http/request-context';
 import { MetricsService } from '../metrics/metrics.service';
 
-/** The rate limiter, counting what it refuses in `tributary_rate_limited_total`. */
+/**
+ * The rate limiter, counting what it refuses in `tributary_rate_limited_total`. It runs first,
+ * so it notes the route's operation (a refused request's log line names it too).
+ */
 @Injectable()
 export class CountedThrottlerGuard extends ThrottlerGuard {
   constructor(
@@ -19,6 +23,11 @@ export class CountedThrottlerGuard extends ThrottlerGuard {
     private readonly metrics: MetricsService,
   ) {
     super(options, storage, reflector);
+  }
+
+  override canActivate(context: ExecutionContext): Promise<boolean> {
+    noteOperation(context);
+    return super.canActivate(context);
   }
 
   protected override async throwThrottlingException(

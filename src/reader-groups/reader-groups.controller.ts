@@ -1,5 +1,5 @@
 import type { Actor } from '../audit/actor';
-import { ListAnswer } from '../common/pagination/list-answer';
+import { ListAnswer } from '../pagination/list-answer';
 import { RequestActor } from '../audit/actor';
 import { Operation, OperationOf } from '../common/operations';
 import {
@@ -12,27 +12,22 @@ import {
   Param,
   Post,
   Put,
-  Res,
   Query,
 } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import {
-  ApiConditionalRead,
-  ApiConditionalWrite,
-  ApiTaggedResponse,
-} from '../common/conditional/api-conditional';
-import {
-  IfMatch,
-  IfNoneMatch,
-  unlessNotModified,
-  withEntityTag,
-} from '../common/conditional/conditional-headers';
-import type { TagCondition } from '../common/conditional/entity-tag';
+  ConditionalRead,
+  ConditionalWrite,
+  TaggedAnswer,
+} from '../conditional/conditional.decorators';
+import { IfMatch } from '../conditional/conditional-headers';
+import type { Tagged } from '../conditional/resource-version';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import type { TagCondition } from '../conditional/entity-tag';
 import { Needs } from '../auth/needs';
-import { ApiProblemResponses } from '../common/http/api-problem-responses';
-import { Paged } from '../common/pagination/paged.decorator';
-import { PageQueryDto } from '../common/pagination/page-query.dto';
+import { ApiProblemResponses } from '../openapi/api-problem-responses';
+import { Paged } from '../pagination/paged.decorator';
+import { PageQueryDto } from '../pagination/page-query.dto';
 import { CreateReaderGroupDto } from './dto/create-reader-group.dto';
 import { ReaderGroupPropertyDto } from './dto/reader-group-property.dto';
 import { ReaderGroupsListDto } from './dto/reader-groups-list.dto';
@@ -58,42 +53,39 @@ export class ReaderGroupsController {
 
   /** Retrieves a reader group: its streams and online readers. */
   @Get(':readerGroupName')
-  @ApiConditionalRead(ReaderGroupPropertyDto)
+  @ConditionalRead(ReaderGroupPropertyDto)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnReaderGroup()
   @OperationOf(Operation.getReaderGroup)
-  async getReaderGroup(
+  getReaderGroup(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
-    @IfNoneMatch() condition: TagCondition | undefined,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<ReaderGroupPropertyDto> {
-    const group = await this.readerGroups.get(scopeName, readerGroupName);
-    return unlessNotModified(res, condition, group);
+  ): Promise<Tagged<ReaderGroupPropertyDto>> {
+    return this.readerGroups.get(scopeName, readerGroupName);
   }
 
   /** Creates a reader group (extension). */
   @Post()
   @HttpCode(HttpStatus.CREATED)
+  @Idempotent()
   @ApiExtension('x-extension', true)
-  @ApiTaggedResponse(201, ReaderGroupPropertyDto)
+  @TaggedAnswer(201, ReaderGroupPropertyDto)
   @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
   @Needs.readUpdateOnScope()
   @OperationOf(Operation.createReaderGroup)
-  async createReaderGroup(
+  createReaderGroup(
     @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Body() body: CreateReaderGroupDto,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<ReaderGroupPropertyDto> {
-    return withEntityTag(res, await this.readerGroups.create(actor, scopeName, body));
+  ): Promise<Tagged<ReaderGroupPropertyDto>> {
+    return this.readerGroups.create(actor, scopeName, body);
   }
 
   /** Deletes a reader group and its internal stream (extension). */
   @Delete(':readerGroupName')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
-  @ApiConditionalWrite()
+  @ConditionalWrite()
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readUpdateOnReaderGroup()
   @OperationOf(Operation.deleteReaderGroup)
@@ -110,7 +102,7 @@ export class ReaderGroupsController {
   @Put(':readerGroupName/readers/:readerId')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
-  @ApiConditionalWrite()
+  @ConditionalWrite()
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readUpdateOnReaderGroup()
   @OperationOf(Operation.setReaderOnline)
@@ -128,7 +120,7 @@ export class ReaderGroupsController {
   @Delete(':readerGroupName/readers/:readerId')
   @HttpCode(HttpStatus.NO_CONTENT)
   @ApiExtension('x-extension', true)
-  @ApiConditionalWrite()
+  @ConditionalWrite()
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readUpdateOnReaderGroup()
   @OperationOf(Operation.setReaderOffline)

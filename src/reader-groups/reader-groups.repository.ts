@@ -1,29 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { Keyset } from '../common/pagination/paginator';
+import { Keyset, keysetClauses } from '../database/keyset';
 import { translateViolations } from '../database/constraint-violations';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
 import { versionColumns } from '../database/version-columns';
-import type { ResourceVersion } from '../common/conditional/resource-version';
+import type { ResourceVersion } from '../conditional/resource-version';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
+import type { ReaderGroupRecord, ScopedReaderGroup } from './reader-group';
 import { ReaderGroupExistsError, ReaderGroupNotFoundError } from './reader-group.errors';
-import { scopedName, StreamRef } from './stream-ref';
-
-/** A reader group as stored: its streams (in the order given), online readers and version. */
-export interface ReaderGroupRecord {
-  streams: string[];
-  readers: string[];
-  revision: ResourceVersion;
-}
-
-/** A reader group of a listing of several scopes, with the streams it reads. */
-export interface ScopedReaderGroup {
-  scopeName: string;
-  name: string;
-  /** Scoped names (`scope/stream`), in the order given. */
-  streams: string[];
-  revision: ResourceVersion;
-}
+import type { StreamRef } from './stream-ref';
 
 /**
  * Every statement of the reader-groups aggregate: groups, their stream lists and their readers.
@@ -61,21 +46,6 @@ export class ReaderGroupsRepository {
     return row;
   }
 
-  /**
-   * Which of the streams exist. Those found are locked against deletion until the transaction
-   * ends, so the group's foreign keys cannot fail for a stream found here.
-   */
-  async lockExistingStreams(refs: StreamRef[]): Promise<Set<string>> {
-    const found = await this.db.tx.query<{ scope_name: string; name: string }[]>(
-      `SELECT s.scope_name, s.name FROM streams s
-         JOIN unnest($1::text[], $2::text[]) AS r (stream_scope, stream_name)
-           ON s.scope_name = r.stream_scope AND s.name = r.stream_name
-       FOR KEY SHARE OF s`,
-      [refs.map((r) => r.scope), refs.map((r) => r.stream)],
-    );
-    return new Set(found.map((row) => scopedName({ scope: row.scope_name, stream: row.name })));
-  }
-
   /** Stores the group's stream list, in order. */
   async insertStreams(scope: string, group: string, refs: StreamRef[]): Promise<void> {
     await this.db.tx.query(
@@ -86,13 +56,23 @@ export class ReaderGroupsRepository {
     );
   }
 
-  /** Names in order: all of them, or a page after a name (one range scan of the key). */
-  async names(scope: string, page?: Keyset<string>): Promise<string[]> {
-    const params: unknown[] = [scope, page?.take ?? null];
-    const after = page?.after === undefined ? '' : `AND name > $${params.push(page.after)}`;
+  /** Names in order, a batch or a page after a name (one range scan of the key). */
+  async names(scope: string, keyset: Keyset<string>): Promise<string[]> {
+    const params: unknown[] = [scope];
+    const { after, orderAndLimit } = keysetClauses(params, keyset);
     const rows = await this.db.tx.query<{ name: string }[]>(
-      `SELECT name FROM reader_groups WHERE scope_name = $1 ${after} ORDER BY name LIMIT $2`,
+      `SELECT name FROM reader_groups WHERE scope_name = $1 AND ${after} ${orderAndLimit}`,
       params,
+    );
+    return rows.map((row) => row.name);
+  }
+
+  /** The groups that read a stream, as scoped names (`scope/group`), by scope and name. */
+  async namesReading(scope: string, stream: string): Promise<string[]> {
+    const rows = await this.db.tx.query<{ name: string }[]>(
+      `SELECT scope_name || '/' || reader_group AS name FROM reader_group_streams
+        WHERE stream_scope = $1 AND stream_name = $2 ORDER BY scope_name, reader_group`,
+      [scope, stream],
     );
     return rows.map((row) => row.name);
   }
@@ -132,12 +112,12 @@ export class ReaderGroupsRepository {
     }));
   }
 
-  /** Whether it deleted the group; its `_RG` stream, stream list and readers go with it. */
-  delete(scope: string, group: string): Promise<boolean> {
-    return this.changed(
-      `DELETE FROM reader_groups WHERE scope_name = $1 AND name = $2 RETURNING 1`,
-      [scope, group],
-    );
+  /** Deletes the group; its `_RG` stream, stream list and readers go with it. */
+  async delete(scope: string, group: string): Promise<void> {
+    await this.db.tx.query(`DELETE FROM reader_groups WHERE scope_name = $1 AND name = $2`, [
+      scope,
+      group,
+    ]);
   }
 
   /** Whether the reader was not online before; if so, the group's version is bumped with it. */
@@ -173,15 +153,6 @@ export class ReaderGroupsRepository {
           WHERE scope_name = $1 AND name = $2 AND EXISTS (SELECT 1 FROM changed)
           RETURNING 1)
        SELECT 1 FROM bumped`,
-      params,
-    );
-    return rows.length > 0;
-  }
-
-  /** Runs a write that returns a row per changed row; whether it changed any. */
-  private async changed(sql: string, params: unknown[]): Promise<boolean> {
-    const rows = await this.db.tx.query<unknown[]>(
-      `WITH changed AS (${sql}) SELECT 1 FROM changed`,
       params,
     );
     return rows.length > 0;

@@ -1,13 +1,13 @@
-import { ACTOR, fakeAudit, fakeDb } from '../../test/support/fake-db';
-import { InvalidRequestError } from '../common/errors/domain-error';
+import { ACTOR, fakeAudit, fakeFeed, fakeDb, scopesWhere } from '../../test/support/fake-db';
+import { AuditedChanges } from '../audit/audited-changes.service';
+import { InvalidRequestError } from '../common/domain-error';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
-import { ScopesService } from '../scopes/scopes.service';
 import { StreamNotFoundError } from '../streams/stream.errors';
-import type { StreamsRepository } from '../streams/streams.repository';
+import type { StreamsService } from '../streams/streams.service';
 import { ReaderGroupNotFoundError, ReaderNotOnlineError } from './reader-group.errors';
 import type { ReaderGroupsRepository } from './reader-groups.repository';
 import { ReaderGroupsService } from './reader-groups.service';
-import type { Paginator } from '../common/pagination/paginator';
+import type { Paginator } from '../pagination/paginator';
 
 const VERSION = { created: '1700000000000000', version: '1' };
 
@@ -18,11 +18,11 @@ const NO_PAGES = {} as Paginator;
 function setUp({ existing = ['s/a', 's/b', 'o/c'], scopeExists = true, groupExists = true } = {}) {
   const calls: string[] = [];
   const groups = {
+    findOne: () => Promise.resolve({ streams: [], readers: [], revision: VERSION }),
     insert: (scope: string, group: string) => (
       calls.push(`group ${scope}/${group}`),
       Promise.resolve(VERSION)
     ),
-    lockExistingStreams: () => Promise.resolve(new Set(existing)),
     insertStreams: (_s: string, _g: string, refs: { scope: string; stream: string }[]) => (
       calls.push(`streams ${refs.map((r) => `${r.scope}/${r.stream}`).join(',')}`),
       Promise.resolve()
@@ -32,21 +32,18 @@ function setUp({ existing = ['s/a', 's/b', 'o/c'], scopeExists = true, groupExis
     removeReader: (_s: string, _g: string, reader: string) => Promise.resolve(reader === 'r'),
   } as unknown as ReaderGroupsRepository;
   const streams = {
-    create: (scope: string, name: string, config: { rolloverSizeBytes: number }, owner: string) => (
-      calls.push(`stream ${scope}/${name} of ${owner} rollover ${config.rolloverSizeBytes}`),
+    lockExisting: () => Promise.resolve(new Set(existing)),
+    createReaderGroupStream: (scope: string, group: string) => (
+      calls.push(`stream of group ${scope}/${group}`),
       Promise.resolve()
     ),
-  } as unknown as StreamsRepository;
-  const scopes = new ScopesService(
-    fakeDb(),
-    { exists: () => Promise.resolve(scopeExists) } as never,
-    fakeAudit(),
-    NO_PAGES,
-  );
+  } as unknown as StreamsService;
+  const scopes = scopesWhere(scopeExists);
   const audit = fakeAudit();
   const db = fakeDb();
+  const changes = new AuditedChanges(db, audit, fakeFeed());
   return {
-    service: new ReaderGroupsService(db, groups, streams, scopes, audit, NO_PAGES),
+    service: new ReaderGroupsService(groups, streams, scopes, changes, NO_PAGES),
     calls,
     audit,
     db,
@@ -69,11 +66,7 @@ describe('ReaderGroupsService', () => {
       },
       etag: '"1700000000000000.1"',
     });
-    expect(calls).toEqual([
-      'group s/g',
-      'stream s/_RGg of g rollover 4194304',
-      'streams s/a,o/c,s/b',
-    ]);
+    expect(calls).toEqual(['group s/g', 'stream of group s/g', 'streams s/a,o/c,s/b']);
     expect(db.transactions).toBe(1);
     expect(audit.entries).toEqual([
       {

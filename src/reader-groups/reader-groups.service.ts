@@ -1,47 +1,55 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../audit/actor';
-import { AuditService } from '../audit/audit.service';
+import { AuditedChanges, Changed, ChangeTarget } from '../audit/audited-changes.service';
 import { readerGroupResource } from '../auth/resources';
-import type { TagCondition } from '../common/conditional/entity-tag';
-import { entityTagOf, requireMatch, Tagged } from '../common/conditional/resource-version';
-import { InvalidRequestError } from '../common/errors/domain-error';
-import { READER_GROUP_PREFIX, streamNameProblem } from '../common/names';
+import { InvalidRequestError } from '../common/domain-error';
+import { streamNameProblem } from '../common/names';
 import { Operation } from '../common/operations';
-import { ListAnswer } from '../common/pagination/list-answer';
-import type { PageQueryDto } from '../common/pagination/page-query.dto';
-import { Paginator } from '../common/pagination/paginator';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
+import type { TagCondition } from '../conditional/entity-tag';
+import { ResourceVersion, Tagged } from '../conditional/resource-version';
+import { ListAnswer } from '../pagination/list-answer';
+import type { PageQueryDto } from '../pagination/page-query.dto';
+import { Paginator } from '../pagination/paginator';
+import type { Keyset } from '../database/keyset';
 import { ScopesService } from '../scopes/scopes.service';
-import { INTERNAL_STREAM_CONFIGURATION } from '../streams/stream-configuration';
 import { StreamNotFoundError } from '../streams/stream.errors';
-import { StreamsRepository } from '../streams/streams.repository';
+import { StreamsService } from '../streams/streams.service';
 import { CreateReaderGroupDto } from './dto/create-reader-group.dto';
 import { ReaderGroupPropertyDto } from './dto/reader-group-property.dto';
-import { ReaderGroupsListDto } from './dto/reader-groups-list.dto';
+import type { ScopedReaderGroup } from './reader-group';
 import { ReaderGroupNotFoundError, ReaderNotOnlineError } from './reader-group.errors';
-import { ReaderGroupsRepository, ScopedReaderGroup } from './reader-groups.repository';
+import { ReaderGroupsRepository } from './reader-groups.repository';
 import { scopedName, toStreamRefs } from './stream-ref';
 
-/** The `_RG` stream that holds a group's state: one fixed segment, 4 MiB rollover. */
-const READER_GROUP_STREAM_CONFIGURATION = {
-  ...INTERNAL_STREAM_CONFIGURATION,
-  rolloverSizeBytes: 4_194_304,
-};
+/** A reader that went online or offline, as the audit trail records it. */
+const readerChanged = (
+  scope: string,
+  group: string,
+  readerId: string,
+  online: boolean,
+  shown: () => Promise<Tagged<object>>,
+): Changed<void> => ({
+  result: undefined,
+  audit: {
+    operation: online ? Operation.setReaderOnline : Operation.setReaderOffline,
+    resource: readerGroupResource(scope, group),
+    after: { readerId, online },
+  },
+  shown,
+});
 
 @Injectable()
 export class ReaderGroupsService {
   constructor(
-    @InjectDb() private readonly db: Db,
     private readonly groups: ReaderGroupsRepository,
-    private readonly streams: StreamsRepository,
+    private readonly streams: StreamsService,
     private readonly scopes: ScopesService,
-    private readonly audit: AuditService,
+    private readonly changes: AuditedChanges,
     private readonly pages: Paginator,
   ) {}
 
   /** Creates the group, its `_RG` stream (with companion) and its stream list in one transaction. */
-  async create(
+  create(
     actor: Actor,
     scope: string,
     request: CreateReaderGroupDto,
@@ -49,39 +57,42 @@ export class ReaderGroupsService {
     const group = request.readerGroupName;
     const refs = toStreamRefs(request.streams, scope);
     const streamList = refs.map(scopedName);
-    const version = await this.db.withTransaction(async () => {
+    return this.changes.create(actor, async () => {
       const created = await this.groups.insert(scope, group);
-      const present = await this.groups.lockExistingStreams(refs);
+      const present = await this.streams.lockExisting(refs);
       const missing = refs.find((ref) => !present.has(scopedName(ref)));
       if (missing) throw new StreamNotFoundError(missing.scope, missing.stream);
-      await this.streams.create(
-        scope,
-        `${READER_GROUP_PREFIX}${group}`,
-        READER_GROUP_STREAM_CONFIGURATION,
-        group,
-      );
+      await this.streams.createReaderGroupStream(scope, group);
       await this.groups.insertStreams(scope, group, refs);
-      await this.audit.changed(actor, {
-        operation: Operation.createReaderGroup,
-        resource: readerGroupResource(scope, group),
-        after: { readerGroupName: group, streamList },
-      });
-      return created;
+      const body = { scopeName: scope, readerGroupName: group, streamList, onlineReaderIds: [] };
+      const result = Tagged.of(body, created);
+      return {
+        result,
+        shown: () => Promise.resolve(result),
+        audit: {
+          operation: Operation.createReaderGroup,
+          resource: readerGroupResource(scope, group),
+          after: { readerGroupName: group, streamList },
+        },
+      };
     });
-    return {
-      body: { scopeName: scope, readerGroupName: group, streamList, onlineReaderIds: [] },
-      etag: entityTagOf(version),
-    };
   }
 
-  async list(
-    scope: string,
-    query: PageQueryDto,
-  ): Promise<ListAnswer<ReaderGroupsListDto['readerGroups'][number]>> {
+  /**
+   * A page of the scope's groups, or all of them, read in batches while the answer is sent.
+   * Only an empty read asks whether the scope exists.
+   */
+  async list(scope: string, query: PageQueryDto): Promise<ListAnswer<{ readerGroupName: string }>> {
     const request = await this.pages.request<string>(['readergroups', scope], query);
-    await this.scopes.assertExists(scope);
-    const page = await this.pages.page(request, await this.groups.names(scope, request), (n) => n);
-    return ListAnswer.of('readerGroups', page, (readerGroupName) => ({ readerGroupName }));
+    const read = async (keyset: Keyset<string>) => {
+      const names = await this.groups.names(scope, keyset);
+      if (names.length === 0) await this.scopes.assertExists(scope);
+      return names;
+    };
+    const rows = { read, positionOf: (name: string) => name };
+    return this.pages.answer('readerGroups', request, rows, (readerGroupName) => ({
+      readerGroupName,
+    }));
   }
 
   /** The groups of several scopes with the streams they read; `lock` holds them. */
@@ -89,30 +100,32 @@ export class ReaderGroupsService {
     return this.groups.findIn(scopes, lock);
   }
 
+  /** The groups that read a stream, as scoped names (`scope/group`). */
+  groupsReading(scope: string, stream: string): Promise<string[]> {
+    return this.groups.namesReading(scope, stream);
+  }
+
   get(scope: string, group: string): Promise<Tagged<ReaderGroupPropertyDto>> {
     return this.scopes.within(scope, async () => {
       const found = await this.groups.findOne(scope, group);
       if (!found) throw new ReaderGroupNotFoundError(scope, group);
-      return {
-        body: {
-          scopeName: scope,
-          readerGroupName: group,
-          streamList: found.streams,
-          onlineReaderIds: found.readers,
-        },
-        etag: entityTagOf(found.revision),
-      };
+      const { streams: streamList, readers: onlineReaderIds, revision } = found;
+      const body = { scopeName: scope, readerGroupName: group, streamList, onlineReaderIds };
+      return Tagged.of(body, revision);
     });
   }
 
   /** Deletes the group; its `_RG` stream, stream list and readers go with it. */
   delete(actor: Actor, scope: string, group: string, condition?: TagCondition): Promise<void> {
-    return this.changeGroup(scope, group, condition, async () => {
+    return this.changeGroup(actor, scope, group, condition, async () => {
       await this.groups.delete(scope, group);
-      await this.audit.changed(actor, {
-        operation: Operation.deleteReaderGroup,
-        resource: readerGroupResource(scope, group),
-      });
+      return {
+        result: undefined,
+        audit: {
+          operation: Operation.deleteReaderGroup,
+          resource: readerGroupResource(scope, group),
+        },
+      };
     });
   }
 
@@ -126,13 +139,9 @@ export class ReaderGroupsService {
   ): Promise<void> {
     const problem = streamNameProblem(readerId);
     if (problem) throw InvalidRequestError.of('readerId', `readerId ${problem}`);
-    await this.changeGroup(scope, group, condition, async () => {
-      if (!(await this.groups.addReader(scope, group, readerId))) return;
-      await this.audit.changed(actor, {
-        operation: Operation.setReaderOnline,
-        resource: readerGroupResource(scope, group),
-        after: { readerId, online: true },
-      });
+    return this.changeGroup(actor, scope, group, condition, async () => {
+      if (!(await this.groups.addReader(scope, group, readerId))) return { result: undefined };
+      return readerChanged(scope, group, readerId, true, () => this.get(scope, group));
     });
   }
 
@@ -143,35 +152,28 @@ export class ReaderGroupsService {
     readerId: string,
     condition?: TagCondition,
   ): Promise<void> {
-    return this.changeGroup(scope, group, condition, async () => {
+    return this.changeGroup(actor, scope, group, condition, async () => {
       if (!(await this.groups.removeReader(scope, group, readerId))) {
         throw new ReaderNotOnlineError(group, readerId);
       }
-      await this.audit.changed(actor, {
-        operation: Operation.setReaderOffline,
-        resource: readerGroupResource(scope, group),
-        after: { readerId, online: false },
-      });
+      return readerChanged(scope, group, readerId, false, () => this.get(scope, group));
     });
   }
 
-  /**
-   * Runs a change of a group in one transaction, its row locked first so that changes take
-   * turns and `If-Match` is checked against the version the change starts from.
-   */
+  /** Runs a change of a group (see {@link AuditedChanges.change}). */
   private changeGroup(
+    actor: Actor,
     scope: string,
     group: string,
     condition: TagCondition | undefined,
-    change: () => Promise<void>,
+    change: () => Promise<Changed<void>>,
   ): Promise<void> {
-    return this.scopes.within(scope, () =>
-      this.db.withTransaction(async () => {
-        const current = await this.groups.lockVersion(scope, group);
-        if (!current) throw new ReaderGroupNotFoundError(scope, group);
-        requireMatch(condition, `reader group ${scope}/${group}`, current);
-        await change();
-      }),
-    );
+    const target: ChangeTarget<ResourceVersion> = {
+      what: `reader group ${scope}/${group}`,
+      lock: () => this.groups.lockVersion(scope, group),
+      missing: () => new ReaderGroupNotFoundError(scope, group),
+      version: (version) => version,
+    };
+    return this.scopes.within(scope, () => this.changes.change(actor, target, condition, change));
   }
 }

@@ -1,4 +1,4 @@
-import { FieldViolation, InvalidRequestError } from '../common/errors/domain-error';
+import { FieldViolation, InvalidRequestError } from '../common/domain-error';
 import { scopeNameProblem, streamNameProblem } from '../common/names';
 
 /** A stream named from a reader group: `stream` (the group's scope) or `scope/stream`. */

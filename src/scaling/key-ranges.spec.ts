@@ -44,7 +44,7 @@ describe('overlaps', () => {
 });
 
 describe('splitsAndMerges', () => {
-  it('counts 3 splits and 2 merges from 3 equal segments to 4 (behaviour.md section 5)', () => {
+  it('counts 3 splits and 2 merges from 3 equal segments to 4 (docs/behaviour.md section 5)', () => {
     expect(splitsAndMerges(equalKeyRanges(3), equalKeyRanges(4))).toEqual({ splits: 3, merges: 2 });
   });
 

@@ -38,8 +38,36 @@ function overlapCount(range: KeyRange, tiling: readonly KeyRange[]): number {
   return Math.max(0, startBeforeEnd - endAfterStart);
 }
 
-const byStart = (ranges: readonly KeyRange[]): KeyRange[] =>
+/** A copy sorted by start. */
+export const byStart = <R extends KeyRange>(ranges: readonly R[]): R[] =>
   [...ranges].sort((a, b) => a.keyStart - b.keyStart);
+
+/**
+ * The blocks of key space that disjoint ranges cover: sorted by start, and neighbours whose end
+ * is the very same number as the next one's start joined into one. No tolerance: 0.3 and
+ * 0.1 + 0.2 are two numbers, and leave a gap between them.
+ */
+export function joinedBlocks(ranges: readonly KeyRange[]): KeyRange[] {
+  const blocks: KeyRange[] = [];
+  for (const { keyStart, keyEnd } of byStart(ranges)) {
+    const last = blocks.at(-1);
+    if (last && last.keyEnd === keyStart) last.keyEnd = keyEnd;
+    else blocks.push({ keyStart, keyEnd });
+  }
+  return blocks;
+}
+
+/** Whether two sets of disjoint ranges cover exactly the same keys, bound for bound. */
+export function coverSameKeys(a: readonly KeyRange[], b: readonly KeyRange[]): boolean {
+  const [blocksOfA, blocksOfB] = [joinedBlocks(a), joinedBlocks(b)];
+  return (
+    blocksOfA.length === blocksOfB.length &&
+    blocksOfA.every(
+      (block, i) =>
+        block.keyStart === blocksOfB[i].keyStart && block.keyEnd === blocksOfB[i].keyEnd,
+    )
+  );
+}
 
 /**
  * Between two consecutive epochs (each a set of disjoint ranges): `splits`, the segments of the

@@ -1,5 +1,5 @@
 import { violatedFields } from '../../test/support/violated-fields';
-import { toTimeWindow } from './time-window';
+import { toInstant, toTimeWindow } from './time-window';
 
 describe('toTimeWindow', () => {
   it('reads integers and allows an empty window of one instant', () => {
@@ -20,4 +20,18 @@ describe('toTimeWindow', () => {
   ])('rejects %j naming %j', (query, fields) => {
     expect(violatedFields(() => toTimeWindow(query))).toEqual(fields);
   });
+});
+
+describe('toInstant', () => {
+  it('reads an integer, or nothing when absent', () => {
+    expect([toInstant('0', 'at'), toInstant('1764000000123', 'at')]).toEqual([0, 1764000000123]);
+    expect(toInstant(undefined, 'at')).toBeUndefined();
+  });
+
+  it.each(['', 'now', '-1', '1.5', '1e3', '9007199254740993', ['1', '2']])(
+    'rejects %j naming the field',
+    (value) => {
+      expect(violatedFields(() => toInstant(value, 'at'))).toEqual(['at']);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { FieldViolation, InvalidRequestError } from '../common/errors/domain-error';
+import { FieldViolation, InvalidRequestError } from '../common/domain-error';
 
 export interface TimeWindowQuery {
   from?: unknown;
@@ -22,6 +22,18 @@ function instant(value: unknown, field: string, violations: FieldViolation[]): n
 export interface TimeWindow {
   from: number;
   to: number;
+}
+
+/**
+ * An optional moment of a query, such as the `at` of the segments (docs/extensions.md section 7):
+ * absent, or an integer from 0 to 2^53-1 (ms since 1970); anything else is a 400.
+ */
+export function toInstant(value: unknown, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  const violations: FieldViolation[] = [];
+  const at = instant(value, field, violations);
+  if (violations.length > 0) throw new InvalidRequestError(violations);
+  return at;
 }
 
 /** `from` and `to` of a scaling-events query: integers >= 0 with from <= to. */

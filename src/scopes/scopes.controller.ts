@@ -1,7 +1,3 @@
-import type { Actor } from '../audit/actor';
-import { ListAnswer } from '../common/pagination/list-answer';
-import { RequestActor } from '../audit/actor';
-import { Operation, OperationOf } from '../common/operations';
 import {
   Body,
   Controller,
@@ -11,27 +7,26 @@ import {
   HttpStatus,
   Param,
   Post,
-  Res,
   Query,
 } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import {
-  ApiConditionalRead,
-  ApiConditionalWrite,
-  ApiTaggedResponse,
-} from '../common/conditional/api-conditional';
-import {
-  IfMatch,
-  IfNoneMatch,
-  unlessNotModified,
-  withEntityTag,
-} from '../common/conditional/conditional-headers';
-import type { TagCondition } from '../common/conditional/entity-tag';
+import type { Actor } from '../audit/actor';
+import { RequestActor } from '../audit/actor';
 import { Needs } from '../auth/needs';
-import { ApiProblemResponses } from '../common/http/api-problem-responses';
-import { Paged } from '../common/pagination/paged.decorator';
-import { PageQueryDto } from '../common/pagination/page-query.dto';
+import { Operation, OperationOf } from '../common/operations';
+import { IfMatch } from '../conditional/conditional-headers';
+import {
+  ConditionalRead,
+  ConditionalWrite,
+  TaggedAnswer,
+} from '../conditional/conditional.decorators';
+import type { TagCondition } from '../conditional/entity-tag';
+import type { Tagged } from '../conditional/resource-version';
+import { Idempotent } from '../idempotency/idempotent.decorator';
+import { ApiProblemResponses } from '../openapi/api-problem-responses';
+import type { ListAnswer } from '../pagination/list-answer';
+import { PageQueryDto } from '../pagination/page-query.dto';
+import { Paged } from '../pagination/paged.decorator';
 import { CreateScopeDto } from './dto/create-scope.dto';
 import { ScopePropertyDto } from './dto/scope-property.dto';
 import { ScopesListDto } from './dto/scopes-list.dto';
@@ -45,16 +40,16 @@ export class ScopesController {
   /** Creates a new scope. */
   @Post()
   @HttpCode(HttpStatus.CREATED)
-  @ApiTaggedResponse(201, ScopePropertyDto)
+  @Idempotent()
+  @TaggedAnswer(201, ScopePropertyDto)
   @ApiProblemResponses(400, 409, 413, 415, 500, 503)
   @Needs.readUpdateOnRoot()
   @OperationOf(Operation.createScope)
-  async createScope(
+  createScope(
     @RequestActor() actor: Actor,
     @Body() body: CreateScopeDto,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<ScopePropertyDto> {
-    return withEntityTag(res, await this.scopes.create(actor, body.scopeName));
+  ): Promise<Tagged<ScopePropertyDto>> {
+    return this.scopes.create(actor, body.scopeName);
   }
 
   /** Lists all scopes. */
@@ -63,28 +58,24 @@ export class ScopesController {
   @ApiProblemResponses(400, 500, 503)
   @Needs.readableScopes()
   @OperationOf(Operation.listScopes)
-  listScopes(@Query() query: PageQueryDto): Promise<ListAnswer<ScopesListDto['scopes'][number]>> {
+  listScopes(@Query() query: PageQueryDto): Promise<ListAnswer<ScopePropertyDto>> {
     return this.scopes.list(query);
   }
 
   /** Retrieves the details of a scope. */
   @Get(':scopeName')
-  @ApiConditionalRead(ScopePropertyDto)
+  @ConditionalRead(ScopePropertyDto)
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnScope()
   @OperationOf(Operation.getScope)
-  async getScope(
-    @Param('scopeName') scopeName: string,
-    @IfNoneMatch() condition: TagCondition | undefined,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<ScopePropertyDto> {
-    return unlessNotModified(res, condition, await this.scopes.get(scopeName));
+  getScope(@Param('scopeName') scopeName: string): Promise<Tagged<ScopePropertyDto>> {
+    return this.scopes.get(scopeName);
   }
 
   /** Deletes a scope that holds nothing. */
   @Delete(':scopeName')
   @HttpCode(HttpStatus.NO_CONTENT)
-  @ApiConditionalWrite()
+  @ConditionalWrite()
   @ApiProblemResponses(400, 404, 412, 500, 503)
   @Needs.readUpdateOnRoot()
   @OperationOf(Operation.deleteScope)

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Keyset } from '../common/pagination/paginator';
+import { Keyset, keysetClauses } from '../database/keyset';
 import { translateViolations } from '../database/constraint-violations';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
 import { versionColumns } from '../database/version-columns';
-import type { ResourceVersion } from '../common/conditional/resource-version';
+import type { ResourceVersion } from '../conditional/resource-version';
 import { ScopeExistsError, ScopeNotEmptyError } from './scope.errors';
 
 /** Every statement of the scopes table; each joins the current transaction, if any. */
@@ -17,12 +17,13 @@ export class ScopesRepository {
     return rows.length > 0;
   }
 
-  /** Names in order: all of them, or a page after a name (one range scan of the key). */
-  async names(page?: Keyset<string>): Promise<string[]> {
+  /** Names in order, a batch or a page after a name (one range scan of the key). */
+  async names(keyset: Keyset<string>): Promise<string[]> {
+    const params: unknown[] = [];
+    const { after, orderAndLimit } = keysetClauses(params, keyset);
     const rows = await this.db.tx.query<{ name: string }[]>(
-      `SELECT name FROM scopes ${page?.after === undefined ? '' : 'WHERE name > $2'}
-        ORDER BY name LIMIT $1`,
-      page?.after === undefined ? [page?.take ?? null] : [page.take, page.after],
+      `SELECT name FROM scopes WHERE ${after} ${orderAndLimit}`,
+      params,
     );
     return rows.map((row) => row.name);
   }
@@ -69,14 +70,10 @@ export class ScopesRepository {
     });
   }
 
-  /** Whether it deleted the scope; the foreign keys of its streams and groups refuse one in use. */
-  delete(name: string): Promise<boolean> {
+  /** Deletes the scope; the foreign keys of its streams and groups refuse one in use. */
+  delete(name: string): Promise<void> {
     return translateViolations({ foreignKey: () => new ScopeNotEmptyError(name) }, async () => {
-      const rows = await this.db.tx.query<unknown[]>(
-        'WITH deleted AS (DELETE FROM scopes WHERE name = $1 RETURNING 1) SELECT 1 FROM deleted',
-        [name],
-      );
-      return rows.length > 0;
+      await this.db.tx.query('DELETE FROM scopes WHERE name = $1', [name]);
     });
   }
 }

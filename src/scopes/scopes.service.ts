@@ -1,71 +1,65 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../audit/actor';
-import { AuditService } from '../audit/audit.service';
+import { AuditedChanges } from '../audit/audited-changes.service';
 import { scopeResource } from '../auth/resources';
-import type { TagCondition } from '../common/conditional/entity-tag';
-import {
-  entityTagOf,
-  requireMatch,
-  ResourceVersion,
-  Tagged,
-} from '../common/conditional/resource-version';
-import { DomainError } from '../common/errors/domain-error';
-import { ListAnswer } from '../common/pagination/list-answer';
-import type { PageQueryDto } from '../common/pagination/page-query.dto';
-import { Paginator } from '../common/pagination/paginator';
+import { DomainError } from '../common/domain-error';
 import { Operation } from '../common/operations';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
+import type { TagCondition } from '../conditional/entity-tag';
+import { ResourceVersion, Tagged } from '../conditional/resource-version';
+import { ListAnswer } from '../pagination/list-answer';
+import type { PageQueryDto } from '../pagination/page-query.dto';
+import { Paginator } from '../pagination/paginator';
 import { ScopePropertyDto } from './dto/scope-property.dto';
-import { ScopesListDto } from './dto/scopes-list.dto';
 import { ScopeNotFoundError } from './scope.errors';
 import { ScopesRepository } from './scopes.repository';
 
 @Injectable()
 export class ScopesService {
   constructor(
-    @InjectDb() private readonly db: Db,
     private readonly scopes: ScopesRepository,
-    private readonly audit: AuditService,
+    private readonly changes: AuditedChanges,
     private readonly pages: Paginator,
   ) {}
 
-  async create(actor: Actor, name: string): Promise<Tagged<ScopePropertyDto>> {
-    const version = await this.db.withTransaction(async () => {
-      const created = await this.scopes.insert(name);
-      await this.audit.changed(actor, {
-        operation: Operation.createScope,
-        resource: scopeResource(name),
-        after: { scopeName: name },
-      });
-      return created;
+  create(actor: Actor, name: string): Promise<Tagged<ScopePropertyDto>> {
+    return this.changes.create(actor, async () => {
+      const body = { scopeName: name };
+      const created = Tagged.of(body, await this.scopes.insert(name));
+      return {
+        result: created,
+        audit: { operation: Operation.createScope, resource: scopeResource(name), after: body },
+        shown: () => Promise.resolve(created),
+      };
     });
-    return { body: { scopeName: name }, etag: entityTagOf(version) };
   }
 
-  async list(query: PageQueryDto): Promise<ListAnswer<ScopesListDto['scopes'][number]>> {
+  /** A page of the scopes, or all of them, read in batches while the answer is sent. */
+  async list(query: PageQueryDto): Promise<ListAnswer<ScopePropertyDto>> {
     const request = await this.pages.request<string>(['scopes'], query);
-    const page = await this.pages.page(request, await this.scopes.names(request), (name) => name);
-    return ListAnswer.of('scopes', page, (scopeName) => ({ scopeName }));
+    const rows = { read: this.scopes.names.bind(this.scopes), positionOf: (name: string) => name };
+    return this.pages.answer('scopes', request, rows, (scopeName) => ({ scopeName }));
   }
 
   async get(name: string): Promise<Tagged<ScopePropertyDto>> {
     const version = await this.scopes.findVersion(name);
     if (!version) throw new ScopeNotFoundError(name);
-    return { body: { scopeName: name }, etag: entityTagOf(version) };
+    return Tagged.of({ scopeName: name }, version);
   }
 
   /** Deletes an empty scope; its row is locked first, so `If-Match` sees what is deleted. */
-  async delete(actor: Actor, name: string, condition?: TagCondition): Promise<void> {
-    await this.db.withTransaction(async () => {
-      const version = await this.scopes.lockVersion(name);
-      if (!version) throw new ScopeNotFoundError(name);
-      requireMatch(condition, `scope ${name}`, version);
-      if (!(await this.scopes.delete(name))) throw new ScopeNotFoundError(name);
-      await this.audit.changed(actor, {
-        operation: Operation.deleteScope,
-        resource: scopeResource(name),
-      });
+  delete(actor: Actor, name: string, condition?: TagCondition): Promise<void> {
+    const target = {
+      what: `scope ${name}`,
+      lock: () => this.scopes.lockVersion(name),
+      missing: () => new ScopeNotFoundError(name),
+      version: (version: ResourceVersion) => version,
+    };
+    return this.changes.change(actor, target, condition, async () => {
+      await this.scopes.delete(name);
+      return {
+        result: undefined,
+        audit: { operation: Operation.deleteScope, resource: scopeResource(name) },
+      };
     });
   }
 

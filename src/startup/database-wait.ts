@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
+import { tlsFailure } from './database-tls';
 import { StartupError } from './startup-error';
 
 /** PostgreSQL error codes that waiting will not fix. */
@@ -7,7 +8,8 @@ const FINAL = new Set(['28P01', '28000', '3D000']);
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 5000;
 
-interface Target {
+/** Where DATABASE_URL points, as start-up failures name it. */
+export interface Target {
   where: string;
   user: string;
   database: string;
@@ -29,7 +31,13 @@ function reason(error: unknown): string {
 }
 
 /** The failure as one line that says what to do, or undefined if it may pass by waiting. */
-export function finalFailure(error: unknown, target: Target): StartupError | undefined {
+export function finalFailure(
+  error: unknown,
+  target: Target,
+  url: string,
+): StartupError | undefined {
+  const tls = tlsFailure(error, target, url);
+  if (tls) return tls;
   const code = (error as { code?: string }).code ?? '';
   if (!FINAL.has(code)) return undefined;
   if (code === '3D000') {
@@ -60,15 +68,17 @@ export async function waitForDatabase(
     ;
     attempt++, delay = Math.min(delay * 2, MAX_DELAY_MS)
   ) {
-    const client = new Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
-    // A server that goes away mid-handshake emits 'error' besides rejecting connect().
-    client.on('error', () => undefined);
+    let client: Client | undefined;
     try {
+      // The driver reads the files DATABASE_URL names (sslrootcert, ...) here.
+      client = new Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+      // A server that goes away mid-handshake emits 'error' besides rejecting connect().
+      client.on('error', () => undefined);
       await client.connect();
       await client.query('SELECT 1');
       return;
     } catch (error) {
-      const final = finalFailure(error, target);
+      const final = finalFailure(error, target, url);
       if (final) throw final;
       const elapsed = Date.now() - started;
       if (elapsed + delay > timeoutMs) {
@@ -83,7 +93,7 @@ export async function waitForDatabase(
       );
       await sleep(delay);
     } finally {
-      await client.end().catch(() => undefined);
+      await client?.end().catch(() => undefined);
     }
   }
 }

@@ -19,15 +19,16 @@ async function migrate(url: string, config: AppConfig): Promise<void> {
   const dataSource = new DataSource(
     typeOrmOptions({
       url,
-      // One connection holds the lock that serialises migrations, another runs them.
-      poolSize: 2,
+      poolSize: 1,
       statementTimeoutMs: MIGRATION_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
+      // Each migration's transaction sets its own limits: so it does through a pooler too.
+      timeoutsIn: 'transaction',
     }),
   );
   await dataSource.initialize();
   try {
-    await runPendingMigrations(dataSource);
+    await runPendingMigrations(dataSource, MIGRATION_STATEMENT_TIMEOUT_MS);
   } finally {
     await dataSource.destroy();
   }

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../common/errors/domain-error';
+import { InvalidRequestError } from '../common/domain-error';
 import { tagProblem } from './stream-tags';
 
 export const STREAM_FILTER_TYPES = ['showInternalStreams', 'tag'] as const;

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/errors/domain-error';
+import { DomainError } from '../common/domain-error';
 
 export class StreamNotFoundError extends DomainError {
   readonly kind = 'not-found';
@@ -31,8 +31,8 @@ export class StreamSealedError extends DomainError {
   readonly kind = 'precondition';
   readonly code = 'STREAM_SEALED';
 
-  constructor(scope: string, stream: string) {
-    super(`Stream ${scope}/${stream} is sealed and cannot be updated`);
+  constructor(scope: string, stream: string, change = 'updated') {
+    super(`Stream ${scope}/${stream} is sealed and cannot be ${change}`);
   }
 }
 
@@ -43,5 +43,15 @@ export class InternalStreamError extends DomainError {
 
   constructor(scope: string, stream: string) {
     super(`Stream ${scope}/${stream} is internal and is managed by the service`);
+  }
+}
+
+/** A number the stream never gave a segment (docs/extensions.md section 7). */
+export class SegmentNotFoundError extends DomainError {
+  readonly kind = 'not-found';
+  readonly code = 'SEGMENT_NOT_FOUND';
+
+  constructor(scope: string, stream: string, number: number) {
+    super(`Stream ${scope}/${stream} has no segment ${number}`);
   }
 }

@@ -1,4 +1,4 @@
-import type { ResourceVersion } from '../common/conditional/resource-version';
+import type { ResourceVersion } from '../conditional/resource-version';
 import type { StreamConfiguration } from './stream-configuration';
 
 export type StreamState = 'ACTIVE' | 'SEALED';

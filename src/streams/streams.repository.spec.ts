@@ -1,4 +1,4 @@
-import type { Db } from '../database/db';
+import type { Db } from '../database/transaction-host';
 import { INTERNAL_STREAM_CONFIGURATION, toStreamConfiguration } from './stream-configuration';
 import { configurationColumns } from './stream-columns';
 import { StreamsRepository } from './streams.repository';
@@ -93,22 +93,24 @@ describe('StreamsRepository', () => {
 
   it('lists with one query, passing the tag only to a tag filter', async () => {
     const { calls, repository } = recorder();
-    await repository.findByScope('scope', { kind: 'user' });
-    await repository.findByScope('scope', { kind: 'internal' });
-    await repository.findByScope('scope', { kind: 'tag', tag: 't' });
-    // LIMIT NULL: no limit, the unpaged answer.
+    const first = { take: 1001 };
+    await repository.findByScope('scope', { kind: 'user' }, first);
+    await repository.findByScope('scope', { kind: 'internal' }, first);
+    await repository.findByScope('scope', { kind: 'tag', tag: 't' }, first);
     expect(calls.map((c) => c.values)).toEqual([
-      ['scope', null],
-      ['scope', null],
-      ['scope', 't', null],
+      ['scope', 1001],
+      ['scope', 1001],
+      ['scope', 't', 1001],
     ]);
     const sql = calls.map((c) => c.sql.replace(/\s+/g, ' '));
     expect(sql[0]).toMatch(
-      /WHERE scope_name = \$1 AND name NOT LIKE '\\_%' ORDER BY name LIMIT \$2$/,
+      /WHERE scope_name = \$1 AND name NOT LIKE '\\_%' AND TRUE ORDER BY name LIMIT \$2$/,
     );
-    expect(sql[1]).toMatch(/WHERE scope_name = \$1 AND name LIKE '\\_%' ORDER BY name LIMIT \$2$/);
+    expect(sql[1]).toMatch(
+      /WHERE scope_name = \$1 AND name LIKE '\\_%' AND TRUE ORDER BY name LIMIT \$2$/,
+    );
     expect(sql[2]).toMatch(
-      /name NOT LIKE '\\_%' AND tags @> ARRAY\[\$2::text\] ORDER BY name LIMIT \$3$/,
+      /name NOT LIKE '\\_%' AND tags @> ARRAY\[\$2::text\] AND TRUE ORDER BY name LIMIT \$3$/,
     );
   });
 

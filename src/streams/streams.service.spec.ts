@@ -1,7 +1,7 @@
-import { ACTOR, fakeAudit, fakeDb } from '../../test/support/fake-db';
-import { PreconditionFailedError } from '../common/conditional/resource-version';
+import { ACTOR, fakeAudit, fakeFeed, fakeDb, scopesWhere } from '../../test/support/fake-db';
+import { AuditedChanges } from '../audit/audited-changes.service';
+import { PreconditionFailedError } from '../conditional/resource-version';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
-import { ScopesService } from '../scopes/scopes.service';
 import type { Stream } from './stream';
 import {
   InternalStreamError,
@@ -9,9 +9,10 @@ import {
   StreamNotSealedError,
   StreamSealedError,
 } from './stream.errors';
-import type { CurrentEpoch, StreamsRepository } from './streams.repository';
+import type { KeyRange } from '../scaling/key-ranges';
+import type { StreamsRepository } from './streams.repository';
 import { StreamsService } from './streams.service';
-import type { Paginator } from '../common/pagination/paginator';
+import type { Paginator } from '../pagination/paginator';
 
 const STORED: Stream = {
   scopeName: 's',
@@ -37,30 +38,39 @@ function setUp({
 }: { stored?: Stream | null; scopeExists?: boolean } = {}) {
   const stream = stored ?? undefined;
   const calls: string[] = [];
-  const epoch: CurrentEpoch = { epoch: 3, timestamp: 1000, activeSegments: [7, 8] };
+  const epoch = { epoch: 3, timestamp: 1000 };
+  const active = [7, 8].map((number, i) => ({
+    number,
+    startTime: 1000,
+    keyStart: i / 2,
+    keyEnd: (i + 1) / 2,
+    createdIn: 3,
+  }));
   const streams = {
     lockOne: () => Promise.resolve(stream),
     findOne: () => Promise.resolve(stream),
     updateConfiguration: () => (calls.push('updateConfiguration'), Promise.resolve(NEXT)),
     currentEpoch: () => Promise.resolve(epoch),
-    rescale: (_s: string, _n: string, current: CurrentEpoch, count: number, time: number) => (
-      calls.push(`rescale from ${current.epoch} to ${count} at ${time > current.timestamp}`),
-      Promise.resolve()
+    segmentsAt: () => Promise.resolve(active),
+    scale: (
+      _s: string,
+      _n: string,
+      next: number,
+      time: number,
+      sealed: number[],
+      to: KeyRange[],
+    ) => (
+      calls.push(`scale to ${next}: seal ${sealed.join()}, open ${to.length} at ${time > 1000}`),
+      Promise.resolve(9)
     ),
     seal: () => (calls.push('seal'), Promise.resolve(NEXT)),
     delete: () => (calls.push('delete'), Promise.resolve()),
   } as unknown as StreamsRepository;
-  const scopes = new ScopesService(
-    fakeDb(),
-    {
-      exists: () => Promise.resolve(scopeExists),
-    } as never,
-    fakeAudit(),
-    NO_PAGES,
-  );
+  const scopes = scopesWhere(scopeExists);
   const audit = fakeAudit();
   const db = fakeDb();
-  return { service: new StreamsService(db, streams, scopes, audit, NO_PAGES), calls, audit, db };
+  const changes = new AuditedChanges(db, audit, fakeFeed());
+  return { service: new StreamsService(streams, scopes, changes, NO_PAGES), calls, audit, db };
 }
 
 const fixed = (minSegments: number) => ({
@@ -73,7 +83,7 @@ describe('StreamsService', () => {
     const after = await service.update(ACTOR, 's', 't', fixed(4));
     expect(after.body.scalingPolicy).toEqual({ type: 'FIXED_NUM_SEGMENTS', minSegments: 4 });
     expect(after.etag).toBe('"1700000000000000.5"');
-    expect(calls).toEqual(['updateConfiguration', 'rescale from 3 to 4 at true']);
+    expect(calls).toEqual(['updateConfiguration', 'scale to 4: seal 7,8, open 4 at true']);
     expect(db.transactions).toBe(1);
     expect(audit.entries).toEqual([
       expect.objectContaining({
@@ -106,7 +116,7 @@ describe('StreamsService', () => {
     expect(fewer.calls).toEqual(['updateConfiguration']);
     const more = setUp();
     await more.service.update(ACTOR, 's', 't', rate(3));
-    expect(more.calls).toEqual(['updateConfiguration', 'rescale from 3 to 3 at true']);
+    expect(more.calls).toEqual(['updateConfiguration', 'scale to 4: seal 7,8, open 3 at true']);
   });
 
   it('refuses to update a sealed stream, writing nothing', async () => {

@@ -1,41 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../audit/actor';
-import { AuditService } from '../audit/audit.service';
+import { AuditedChanges, Changed, ChangeTarget } from '../audit/audited-changes.service';
 import { streamResource } from '../auth/resources';
-import type { TagCondition } from '../common/conditional/entity-tag';
-import {
-  entityTagOf,
-  requireMatch,
-  ResourceVersion,
-  Tagged,
-} from '../common/conditional/resource-version';
-import { isInternalStreamName } from '../common/names';
+import { isInternalStreamName, READER_GROUP_PREFIX } from '../common/names';
 import { Operation } from '../common/operations';
-import { ListAnswer } from '../common/pagination/list-answer';
-import type { PageQueryDto } from '../common/pagination/page-query.dto';
-import { Keyset, Paginator } from '../common/pagination/paginator';
-import type { Db } from '../database/db';
-import { InjectDb } from '../database/db';
+import type { TagCondition } from '../conditional/entity-tag';
+import { ResourceVersion, Tagged } from '../conditional/resource-version';
+import type { Keyset } from '../database/keyset';
+import { ListAnswer } from '../pagination/list-answer';
+import type { PageQueryDto } from '../pagination/page-query.dto';
+import { Paginator } from '../pagination/paginator';
 import { needsRescale } from '../scaling/scaling-decision';
+import { equalKeyRanges } from '../scaling/key-ranges';
 import {
   buildScaleRecords,
+  Epoch,
   nextEpochTime,
   ScaleRecord,
+  SegmentRecord,
   selectWindow,
 } from '../scaling/scaling-history';
 import type { TimeWindow } from '../scaling/time-window';
 import { ScopesService } from '../scopes/scopes.service';
-import { StreamDescriptionDto } from './dto/stream-description.dto';
 import { StreamPropertyDto } from './dto/stream-property.dto';
 import { StreamStateDto } from './dto/stream-state.dto';
 import {
+  INTERNAL_STREAM_CONFIGURATION,
   StreamConfiguration,
   StreamConfigurationInput,
   toStreamConfiguration,
 } from './stream-configuration';
-import { toStreamDescription } from './stream-description';
 import { StreamFilter } from './stream-filter';
-import type { Stream } from './stream';
+import type { Stream, StreamTimes } from './stream';
 import {
   InternalStreamError,
   StreamNotFoundError,
@@ -43,13 +39,20 @@ import {
   StreamSealedError,
 } from './stream.errors';
 import { toStreamProperty } from './stream.mapper';
-import { CurrentEpoch, StreamsRepository } from './streams.repository';
+import { ListedStream, StreamsRepository } from './streams.repository';
 
 /** A stream of a listing of several scopes. */
 export interface ScopedStream {
   property: StreamPropertyDto;
   sealed: boolean;
   revision: ResourceVersion;
+}
+
+/** A stream as it is now: with its times, its current epoch and that epoch's segments. */
+export interface StreamSnapshot {
+  stream: Stream & StreamTimes;
+  epoch: Epoch;
+  segments: SegmentRecord[];
 }
 
 /** A scaling record with its epoch's number, where a batch or a page of them ends. */
@@ -61,31 +64,51 @@ interface EpochRecord {
 @Injectable()
 export class StreamsService {
   constructor(
-    @InjectDb() private readonly db: Db,
     private readonly streams: StreamsRepository,
     private readonly scopes: ScopesService,
-    private readonly audit: AuditService,
+    private readonly changes: AuditedChanges,
     private readonly pages: Paginator,
   ) {}
 
   /** Creates the stream and its `_MARK` companion in one transaction. */
-  async create(
+  create(
     actor: Actor,
     scope: string,
     request: StreamConfigurationInput & { streamName: string },
   ): Promise<Tagged<StreamPropertyDto>> {
     const config = toStreamConfiguration(request);
     const name = request.streamName;
-    return this.db.withTransaction(async () => {
+    return this.changes.create(actor, async () => {
       const stream = await this.streams.create(scope, name, config);
       const created = toStreamProperty(stream);
-      await this.audit.changed(actor, {
-        operation: Operation.createStream,
-        resource: streamResource(scope, name),
-        after: created,
-      });
-      return { body: created, etag: entityTagOf(stream.revision) };
+      const result = Tagged.of(created, stream.revision);
+      return {
+        result,
+        audit: {
+          operation: Operation.createStream,
+          resource: streamResource(scope, name),
+          after: created,
+        },
+        shown: () => Promise.resolve(result),
+      };
     });
+  }
+
+  /**
+   * Creates the `_RG` stream that holds a reader group's state (one fixed segment, 4 MiB
+   * rollover), owned by the group: it goes when the group goes. Joins the group's transaction.
+   */
+  async createReaderGroupStream(scope: string, group: string): Promise<void> {
+    const config = { ...INTERNAL_STREAM_CONFIGURATION, rolloverSizeBytes: 4_194_304 };
+    await this.streams.create(scope, `${READER_GROUP_PREFIX}${group}`, config, group);
+  }
+
+  /**
+   * Which of the streams (`scope/stream`) exist. Those found are locked against deletion until
+   * the transaction ends, so a reference to one found here stays valid until then.
+   */
+  lockExisting(streams: { scope: string; stream: string }[]): Promise<Set<string>> {
+    return this.streams.lockExisting(streams);
   }
 
   /**
@@ -103,7 +126,7 @@ export class StreamsService {
       if (streams.length === 0) await this.scopes.assertExists(scope);
       return streams;
     };
-    const positionOf = (stream: Stream) => stream.name;
+    const positionOf = (stream: ListedStream) => stream.name;
     return this.pages.answer('streams', request, { read, positionOf }, toStreamProperty);
   }
 
@@ -121,37 +144,26 @@ export class StreamsService {
     return this.scopes.within(scope, async () => {
       const stream = await this.streams.findOne(scope, name);
       if (!stream) throw new StreamNotFoundError(scope, name);
-      return { body: toStreamProperty(stream), etag: entityTagOf(stream.revision) };
+      return Tagged.of(toStreamProperty(stream), stream.revision);
     });
   }
 
   /**
-   * The stream, its current epoch and segments and the groups that read it, all as of one
-   * instant (one snapshot), with the stream's entity tag.
+   * The stream with its times, its current epoch and that epoch's segments, all as of the
+   * caller's transaction (a describe reads them in one snapshot). 404 when there is no stream.
    */
-  describe(scope: string, name: string): Promise<Tagged<StreamDescriptionDto>> {
-    return this.scopes.within(scope, () =>
-      this.db.withTransaction({ isolationLevel: 'REPEATABLE READ' }, async () => {
-        const stream = await this.streams.findDescribed(scope, name);
-        if (!stream) throw new StreamNotFoundError(scope, name);
-        const epoch = await this.streams.currentEpoch(scope, name);
-        const segments = await this.streams.segmentsOf(
-          scope,
-          name,
-          epoch.activeSegments,
-          epoch.epoch,
-          epoch.epoch,
-        );
-        return {
-          body: toStreamDescription(stream, epoch, segments),
-          etag: entityTagOf(stream.revision),
-        };
-      }),
-    );
+  async currentState(scope: string, name: string): Promise<StreamSnapshot> {
+    return this.scopes.within(scope, async () => {
+      const stream = await this.streams.findWithTimes(scope, name);
+      if (!stream) throw new StreamNotFoundError(scope, name);
+      const epoch = await this.streams.currentEpoch(scope, name);
+      const segments = await this.streams.segmentsAt(scope, name, epoch.epoch);
+      return { stream, epoch, segments };
+    });
   }
 
   /** Replaces the whole configuration of an active user stream, rescaling it if need be. */
-  async update(
+  update(
     actor: Actor,
     scope: string,
     name: string,
@@ -159,50 +171,56 @@ export class StreamsService {
     condition?: TagCondition,
   ): Promise<Tagged<StreamPropertyDto>> {
     const config = toStreamConfiguration(request);
-    return this.changeUserStream(scope, name, condition, async (stream) => {
+    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
       const revision = await this.streams.updateConfiguration(scope, name, config);
       await this.applyScaling(scope, name, config);
       const after = toStreamProperty({ ...stream, configuration: config });
-      await this.audit.changed(actor, {
-        operation: Operation.updateStream,
-        resource: streamResource(scope, name),
-        before: toStreamProperty(stream),
-        after,
-      });
-      return { body: after, etag: entityTagOf(revision) };
+      const result = Tagged.of(after, revision);
+      return {
+        result,
+        audit: {
+          operation: Operation.updateStream,
+          resource: streamResource(scope, name),
+          before: toStreamProperty(stream),
+          after,
+        },
+        shown: () => Promise.resolve(result),
+      };
     });
   }
 
   /** Seals the stream and its companion; sealing a sealed stream changes nothing. */
-  async seal(
+  seal(
     actor: Actor,
     scope: string,
     name: string,
     condition?: TagCondition,
   ): Promise<Tagged<StreamStateDto>> {
-    const revision = await this.changeUserStream(scope, name, condition, async (stream) => {
-      if (stream.state === 'SEALED') return stream.revision;
-      const sealed = await this.streams.seal(scope, name);
-      await this.audit.changed(actor, {
-        operation: Operation.updateStreamState,
-        resource: streamResource(scope, name),
-        after: { streamState: 'SEALED' },
-      });
-      return sealed;
+    const body: StreamStateDto = { streamState: 'SEALED' };
+    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
+      if (stream.state === 'SEALED') return { result: Tagged.of(body, stream.revision) };
+      return {
+        result: Tagged.of(body, await this.streams.seal(scope, name)),
+        audit: {
+          operation: Operation.updateStreamState,
+          resource: streamResource(scope, name),
+          after: body,
+        },
+        shown: () => this.get(scope, name),
+      };
     });
-    return { body: { streamState: 'SEALED' }, etag: entityTagOf(revision) };
   }
 
   /** Deletes a sealed stream; its companion goes with it. */
-  async delete(actor: Actor, scope: string, name: string, condition?: TagCondition): Promise<void> {
-    await this.changeUserStream(scope, name, condition, async (stream) => {
+  delete(actor: Actor, scope: string, name: string, condition?: TagCondition): Promise<void> {
+    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
       if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
       await this.streams.delete(scope, name);
-      await this.audit.changed(actor, {
-        operation: Operation.deleteStream,
-        resource: streamResource(scope, name),
-      });
+      return {
+        result: undefined,
+        audit: { operation: Operation.deleteStream, resource: streamResource(scope, name) },
+      };
     });
   }
 
@@ -252,21 +270,10 @@ export class StreamsService {
   }
 
   /** One record per epoch (consecutive ones), the first without splits or merges. */
-  private async scaleRecords(
-    scope: string,
-    name: string,
-    epochs: CurrentEpoch[],
-  ): Promise<ScaleRecord[]> {
+  private async scaleRecords(scope: string, name: string, epochs: Epoch[]): Promise<ScaleRecord[]> {
     if (epochs.length === 0) return [];
-    const first = epochs[0];
-    const last = epochs[epochs.length - 1].epoch;
-    const segments = await this.streams.segmentsOf(
-      scope,
-      name,
-      first.activeSegments,
-      first.epoch,
-      last,
-    );
+    const [first, last] = [epochs[0].epoch, epochs[epochs.length - 1].epoch];
+    const segments = await this.streams.segmentsOf(scope, name, first, last);
     return buildScaleRecords(epochs, segments);
   }
 
@@ -280,27 +287,34 @@ export class StreamsService {
     config: StreamConfiguration,
   ): Promise<void> {
     const current = await this.streams.currentEpoch(scope, name);
-    if (!needsRescale(config.scaling, current.activeSegments.length)) return;
+    const active = await this.streams.segmentsAt(scope, name, current.epoch);
+    if (!needsRescale(config.scaling, active.length)) return;
     const time = nextEpochTime(current.timestamp, Date.now());
-    await this.streams.rescale(scope, name, current, config.scaling.minSegments, time);
+    const sealed = active.map((segment) => segment.number);
+    const ranges = equalKeyRanges(config.scaling.minSegments);
+    await this.streams.scale(scope, name, current.epoch + 1, time, sealed, ranges);
   }
 
   /**
-   * Runs a change of a user stream in one transaction, its row locked first so that writers
-   * take turns, and `If-Match` is checked against the version the change starts from.
+   * Runs a change of a user stream (see {@link AuditedChanges.change}); internal ones are 412.
+   * The changes of its segments (segments.service.ts) run through here too.
    */
-  private changeUserStream<T>(
+  changeUserStream<T>(
+    actor: Actor,
     scope: string,
     name: string,
     condition: TagCondition | undefined,
-    change: (stream: Stream) => Promise<T>,
+    change: (stream: Stream) => Promise<Changed<T>>,
   ): Promise<T> {
+    const target: ChangeTarget<Stream> = {
+      what: `stream ${scope}/${name}`,
+      lock: () => this.streams.lockOne(scope, name),
+      missing: () => new StreamNotFoundError(scope, name),
+      version: (stream) => stream.revision,
+    };
     return this.scopes.within(scope, () =>
-      this.db.withTransaction(async () => {
-        const stream = await this.streams.lockOne(scope, name);
-        if (!stream) throw new StreamNotFoundError(scope, name);
+      this.changes.change(actor, target, condition, (stream) => {
         if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
-        requireMatch(condition, `stream ${scope}/${name}`, stream.revision);
         return change(stream);
       }),
     );

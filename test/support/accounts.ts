@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stringify } from 'yaml';
 import { formatAccount } from '../../src/auth/accounts-file';
 import { hashPassword } from '../../src/auth/password-hash';
 
@@ -18,3 +19,13 @@ export async function writeAccounts(accounts: Record<string, string>): Promise<s
 /** The `Authorization` header of `user` with `password`. */
 export const basic = (user: string, password = PASSWORD): string =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+/** Writes a group ACLs file (`groups: {<group>: "<acl>"}`); returns its path. */
+export async function writeGroupAcls(groups: Record<string, string>): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'tributary-groups-')), 'groups.yaml');
+  await writeFile(file, stringify({ groups }));
+  return file;
+}
+
+/** The `Authorization` header of a bearer token. */
+export const bearer = (token: string): string => `Bearer ${token}`;

@@ -104,6 +104,8 @@ export async function launchChromium(binary?: BrowserBinary): Promise<Browser> {
       executablePath: chosen.executablePath,
       headless: true,
       args: chosen.args,
+      // A POSIX locale (LANG=C) otherwise reaches pages as `en-US@posix`, which Intl refuses.
+      locale: 'en-US',
       timeout: 30_000,
     });
     const page = context.pages()[0] ?? (await context.newPage());

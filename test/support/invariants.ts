@@ -27,13 +27,20 @@ const INVARIANTS: Record<string, string> = {
     SELECT g.scope_name, g.stream_name, g.number FROM stream_segments g
       JOIN segment_numbering n USING (scope_name, stream_name)
      WHERE g.number >= n.next_number`,
-  'an epoch whose active segments are not alive in it': `
-    SELECT e.scope_name, e.stream_name, e.epoch FROM stream_epochs e
-     CROSS JOIN LATERAL unnest(e.active_segments) AS a(number)
-      LEFT JOIN stream_segments g
-        ON g.scope_name = e.scope_name AND g.stream_name = e.stream_name AND g.number = a.number
-       AND g.created_in <= e.epoch AND (g.sealed_in IS NULL OR g.sealed_in > e.epoch)
-     WHERE g.number IS NULL`,
+  // The segments alive in each epoch, by key: the first starts at 0, each starts exactly where
+  // the one before ends, and the last ends at 1. No gap, no overlap, no empty epoch.
+  'an epoch whose segments do not tile [0, 1)': `
+    SELECT DISTINCT scope_name, stream_name, epoch FROM (
+      SELECT e.scope_name, e.stream_name, e.epoch, g.key_start, g.key_end,
+             lag(g.key_end) OVER w AS previous_end, row_number() OVER w AS position,
+             count(g.number) OVER (PARTITION BY e.scope_name, e.stream_name, e.epoch) AS total
+        FROM stream_epochs e
+        LEFT JOIN stream_segments g
+          ON g.scope_name = e.scope_name AND g.stream_name = e.stream_name
+         AND int4range(g.created_in, g.sealed_in) @> e.epoch
+      WINDOW w AS (PARTITION BY e.scope_name, e.stream_name, e.epoch ORDER BY g.key_start)) t
+     WHERE total = 0 OR (position = 1 AND key_start <> 0)
+        OR (position > 1 AND key_start <> previous_end) OR (position = total AND key_end <> 1)`,
 };
 
 /** Every broken invariant with up to three offending rows; empty when the data is sound. */

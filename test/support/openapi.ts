@@ -51,10 +51,14 @@ export const CONTRACT = {
   ],
   /** Ours: the audit trail's list. */
   auditOperationIds: ['listAuditEvents'],
-  /** Ours: declarative apply (extensions.md section 5). */
+  /** The change feed (docs/extensions.md section 8). */
+  feedOperationIds: ['listEvents'],
+  /** Ours: the caller about itself (docs/extensions.md section 9). */
+  authOperationIds: ['whoami', 'explainAccess'],
+  /** Ours: declarative apply (docs/extensions.md section 5). */
   applyOperationIds: ['applyDocument'],
-  /** Ours: describing a stream (extensions.md section 4). */
-  streamExtensionOperationIds: ['describeStream'],
+  /** Ours: describing a stream, its segments and scaling it by hand (docs/extensions.md sections 4 and 7). */
+  streamExtensionOperationIds: ['describeStream', 'scaleStream', 'getSegments', 'getSegment'],
   /** Ours: the probe routes outside `/v1`. */
   probeOperationIds: ['ping', 'getLivez', 'getReadyz'],
   schemas: [

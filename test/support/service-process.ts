@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../../src/common/free-port';
+import { freePort } from '../../src/startup/free-port';
 
 export { freePort };
 

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
@@ -5,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { APPLICATION_OPTIONS, configureApp, createHttpAdapter } from '../../src/app.setup';
 import { loadConfig } from '../../src/config/app-config';
+import { openDatabase } from '../../src/startup/open-database';
 import { createTestDatabase } from './test-database';
 
 export interface TestApp {
@@ -18,7 +20,7 @@ export interface TestApp {
 
 /**
  * The real application (same module, pipes, filters and HTTP edge as production) on a fresh
- * database of its own, with the real migrations applied at start.
+ * database of its own, with the real migrations applied at start as production applies them.
  */
 export async function startTestApp(
   env: NodeJS.ProcessEnv = {},
@@ -37,6 +39,10 @@ export async function startTestApp(
     ...env,
     DATABASE_URL: route(database.url),
   });
+  // As production starts: the database is opened (and migrated) before the application, whose
+  // logs (these included) the tests do not show.
+  Logger.overrideLogger(false);
+  await openDatabase(config);
   const moduleRef = await Test.createTestingModule({
     imports: [AppModule.forRoot(config)],
   }).compile();

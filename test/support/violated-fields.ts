@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../../src/common/errors/domain-error';
+import { InvalidRequestError } from '../../src/common/domain-error';
 
 /** The fields a rule rejects, in order; fails the test when the rule accepts instead. */
 export function violatedFields(rule: () => unknown): string[] {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { CHANGE_ACTIONS } from '../apply-document';
-import { ProblemConflictDto } from '../../common/http/problem-document.dto';
+import { CHANGE_ACTIONS } from '../planned-change';
+import { ProblemConflictDto } from '../../http/problem-document.dto';
 
 @ApiSchema({ name: 'ApplyFieldDiff' })
 export class ApplyFieldDiffDto {

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { PageDto } from '../../common/pagination/page.dto';
+import { PageDto } from '../../pagination/page.dto';
 
 /** One change, or one denied request. */
 @ApiSchema({ name: 'AuditEvent' })

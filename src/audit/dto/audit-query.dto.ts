@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsOptional, IsString, Length } from 'class-validator';
-import { PageQueryDto } from '../../common/pagination/page-query.dto';
-import { HasNoNul, IsInt64 } from '../../common/http/validators';
+import { PageQueryDto } from '../../pagination/page-query.dto';
+import { HasNoNul, IsInt64 } from '../../common/validators';
 
 /**
  * Filters, and the paging parameters: without `limit` and `continuationToken` the answer is the

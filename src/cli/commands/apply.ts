@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { parse } from 'yaml';
-import type { ApplyDocument } from '../../apply/apply-document';
+import type { ApplyDocument } from '../../apply/desired-state';
 import { call } from '../client';
 import { CliError, Exit, usageError } from '../exit-codes';
 import { changeCount, formatPlan } from '../plan-diff';

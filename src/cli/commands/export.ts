@@ -6,7 +6,7 @@ import { ExportedScope, toApplyDocument } from '../export-document';
 import { allPages, Page, PAGE_LIMIT } from '../pages';
 import { action } from './action';
 
-/** Paging parameters (extensions.md section 1); a service that does not page ignores them. */
+/** Paging parameters (docs/extensions.md section 1); a service that does not page ignores them. */
 const pageQuery = (token?: string) => ({
   limit: PAGE_LIMIT,
   ...(token ? { continuationToken: token } : {}),

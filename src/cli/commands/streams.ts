@@ -5,6 +5,7 @@ import { CliError, Exit } from '../exit-codes';
 import type { components } from '../generated/api';
 import { done, listTable, propertiesTable } from '../output';
 import { action } from './action';
+import { addSegmentCommands } from './segments';
 import { policyBody, withPolicyOptions } from './stream-options';
 
 type StreamProperty = components['schemas']['StreamProperty'];
@@ -42,7 +43,7 @@ export const historyTable = (events: ScaleMetadata[]): string =>
 
 /**
  * A 404 that names no missing scope or stream means the route itself is missing: a service
- * without the describe extension (extensions.md section 4). Say so beside the service's words.
+ * without the describe extension (docs/extensions.md section 4). Say so beside the service's words.
  */
 function withoutDescribeHint(error: unknown): unknown {
   if (!(error instanceof CliError) || error.exitCode !== Exit.notFound) return error;
@@ -199,5 +200,6 @@ export function streamsCommand(): Command {
         return { body: data, table: () => historyTable(data.scalingEvents) };
       }),
     );
+  addSegmentCommands(streams);
   return streams;
 }

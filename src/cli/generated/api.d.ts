@@ -4,6 +4,43 @@
  */
 
 export interface paths {
+    "/v1/auth/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the caller is: its principal, how it signed in, its groups and its ACL (extension). */
+        get: operations["whoami"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller has a permission on a resource, and which entry of its ACL decided it:
+         *     the answer of the same check every request meets (extension).
+         */
+        get: operations["explainAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit": {
         parameters: {
             query?: never;
@@ -94,26 +131,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/scopes/{scopeName}/streams/{streamName}/description": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Describes a stream: state, times, configuration, current epoch and segments, and the
-         *     reader groups that read it (extension). Carries the stream's entity tag.
-         */
-        get: operations["describeStream"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/scopes/{scopeName}/streams/{streamName}/scaling-events": {
         parameters: {
             query?: never;
@@ -141,6 +158,60 @@ export interface paths {
         get?: never;
         /** Seals a stream: no more writes, and it may then be deleted. */
         put: operations["updateStreamState"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scopes/{scopeName}/streams/{streamName}/scale": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scales a stream by hand: seals active segments and opens new ones over exactly their key
+         *     space, in a new epoch (extension). With `dryRun=true`, answers the same and changes nothing.
+         */
+        post: operations["scaleStream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scopes/{scopeName}/streams/{streamName}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The segments active at a moment (default: now), with the stream's entity tag (extension). */
+        get: operations["getSegments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scopes/{scopeName}/streams/{streamName}/segments/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One segment: its key range, its life, its predecessors and successors (extension). */
+        get: operations["getSegment"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -202,6 +273,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scopes/{scopeName}/streams/{streamName}/description": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Describes a stream: state, times, configuration, current epoch and segments, and the
+         *     reader groups that read it (extension). Carries the stream's entity tag.
+         */
+        get: operations["describeStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/apply": {
         parameters: {
             query?: never;
@@ -216,6 +307,27 @@ export interface paths {
          *     streams and reader groups, all in one transaction or none (extension).
          */
         post: operations["applyDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follows every change of scopes, streams and reader groups (extension): a page of the events
+         *     after `since`, a long poll (`wait`), or with `Accept: text/event-stream` a stream of
+         *     Server-Sent Events that resumes after `Last-Event-ID`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -469,6 +581,18 @@ export interface components {
             /** @example Stream sales/orders is sealed */
             message: string;
         };
+        ProblemMissingPermission: {
+            /**
+             * @description The permission the request needed.
+             * @example READ_UPDATE
+             */
+            permission: string;
+            /**
+             * @description The resource it is needed on, named as in ACLs.
+             * @example prn::/scope:sales
+             */
+            resource: string;
+        };
         Problem: {
             /**
              * Format: int32
@@ -510,6 +634,33 @@ export interface components {
             errors?: components["schemas"]["ProblemFieldError"][];
             /** @description Each resource that stopped the whole request (409 of `POST /v1/apply`). */
             conflicts?: components["schemas"]["ProblemConflict"][];
+            /**
+             * @description Each permission the caller lacks, on its resource (403 only): what
+             *     `GET /v1/auth/explain` explains.
+             */
+            missing?: components["schemas"]["ProblemMissingPermission"][];
+        };
+        Identity: {
+            /** @enum {string} */
+            method: "basic" | "bearer" | "anonymous";
+            /**
+             * Format: int64
+             * @description When the token expires, in milliseconds since 1970.
+             */
+            expiresAt?: number;
+            /** @description The account, the token's principal claim, or `anonymous` without authentication. */
+            principal: string;
+            /** @description A token's groups, in the order of its groups claim. */
+            groups: string[];
+            /** @description The entries asked, in order; the first matching a resource decides (`prn::/,READ`). */
+            acl: string[];
+        };
+        AccessExplanation: {
+            allowed: boolean;
+            /** @description The first entry matching the resource, absent when none does. */
+            matchedEntry?: string;
+            /** @description Where that entry comes from: `account`, `claim` or `group:<name>`. */
+            source?: string;
         };
         AuditEvent: {
             /** Format: int64 */
@@ -660,6 +811,24 @@ export interface components {
              */
             continuationToken?: string;
         };
+        UpdateStreamRequest: {
+            /**
+             * Format: int64
+             * @description Milliseconds; 0 means the server default.
+             */
+            timestampAggregationTimeout?: number;
+            /**
+             * Format: int64
+             * @description Bytes; 0 means the server default.
+             */
+            rolloverSizeBytes?: number;
+            /** @description Absent: data is kept forever. */
+            retentionPolicy?: components["schemas"]["RetentionConfig"];
+            /** @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
+            streamTags?: string[];
+            /** @description Required on update. */
+            scalingPolicy: components["schemas"]["ScalingConfig"];
+        };
         Segment: {
             /** Format: int32 */
             number: number;
@@ -678,56 +847,6 @@ export interface components {
              * @description End of the segment's key range (exclusive), in (0, 1].
              */
             keyEnd: number;
-        };
-        StreamDescription: {
-            /** @enum {string} */
-            state: "ACTIVE" | "SEALED";
-            /**
-             * Format: int64
-             * @description When the stream was created, ms since 1970.
-             */
-            createdAt: number;
-            /**
-             * Format: int64
-             * @description When the stream was last updated or sealed (its creation if never), ms since 1970.
-             */
-            updatedAt: number;
-            /**
-             * Format: int32
-             * @description The number of the current epoch: 0 until the stream first scales.
-             */
-            currentEpoch: number;
-            /**
-             * Format: int64
-             * @description When the stream last scaled, ms since 1970; absent until it first does.
-             */
-            lastScaledAt?: number;
-            scopeName: string;
-            streamName: string;
-            /** @description The stream's properties, as `GET` stream answers them. */
-            configuration: components["schemas"]["StreamProperty"];
-            /** @description The segments of the current epoch, by number. */
-            activeSegments: components["schemas"]["Segment"][];
-            /** @description The reader groups that read the stream, as `scope/group`, by name. */
-            readerGroups: string[];
-        };
-        UpdateStreamRequest: {
-            /**
-             * Format: int64
-             * @description Milliseconds; 0 means the server default.
-             */
-            timestampAggregationTimeout?: number;
-            /**
-             * Format: int64
-             * @description Bytes; 0 means the server default.
-             */
-            rolloverSizeBytes?: number;
-            /** @description Absent: data is kept forever. */
-            retentionPolicy?: components["schemas"]["RetentionConfig"];
-            /** @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
-            streamTags?: string[];
-            /** @description Required on update. */
-            scalingPolicy: components["schemas"]["ScalingConfig"];
         };
         ScaleMetadata: {
             /**
@@ -758,6 +877,118 @@ export interface components {
         StreamState: {
             /** @enum {string} */
             streamState: "SEALED";
+        };
+        ScaleStreamResult: {
+            /**
+             * Format: int32
+             * @description The epoch the scale makes: the current one plus 1.
+             */
+            epoch: number;
+            /**
+             * Format: int64
+             * @description When it begins, ms since 1970 (a dry run: now).
+             */
+            timestamp: number;
+            /** @description The segments sealed, by number. */
+            sealedSegments: number[];
+            /**
+             * Format: int64
+             * @description Sealed segments whose keys more than one new segment took over.
+             */
+            splits: number;
+            /**
+             * Format: int64
+             * @description New segments that took over the keys of more than one sealed segment.
+             */
+            merges: number;
+            /** @description Every segment active after the scale, by keyStart. */
+            segments: components["schemas"]["Segment"][];
+            /** @description The segments opened, in the order of the request's `newRanges` (so by number). */
+            newSegments: components["schemas"]["Segment"][];
+        };
+        KeyRange: {
+            /**
+             * Format: double
+             * @description Where the range starts (included), in [0, 1).
+             */
+            keyStart: number;
+            /**
+             * Format: double
+             * @description Where the range ends (excluded), in (0, 1], above `keyStart`.
+             */
+            keyEnd: number;
+        };
+        ScaleStreamRequest: {
+            /**
+             * @description The numbers of the active segments to seal: at least one, each once.
+             * @example [
+             *       2,
+             *       3
+             *     ]
+             */
+            sealedSegments: number[];
+            /**
+             * @description The key ranges of the new segments, which must cover exactly the key space of the sealed
+             *     ones, without overlapping each other; numbered in this order. At most 1,000.
+             * @example [
+             *       {
+             *         "keyStart": 0.25,
+             *         "keyEnd": 0.4
+             *       },
+             *       {
+             *         "keyStart": 0.4,
+             *         "keyEnd": 0.75
+             *       }
+             *     ]
+             */
+            newRanges: components["schemas"]["KeyRange"][];
+        };
+        StreamSegments: {
+            /**
+             * Format: int32
+             * @description The epoch in force at that moment: 0 before the stream existed.
+             */
+            epoch: number;
+            /** @description Its segments, by keyStart. */
+            segments: components["schemas"]["Segment"][];
+        };
+        SegmentDetail: {
+            /** Format: int32 */
+            number: number;
+            /**
+             * Format: double
+             * @description Start of its key range, in [0, 1).
+             */
+            keyStart: number;
+            /**
+             * Format: double
+             * @description End of its key range (excluded), in (0, 1].
+             */
+            keyEnd: number;
+            /**
+             * Format: int64
+             * @description When it was opened (its epoch's time), ms since 1970.
+             */
+            startTime: number;
+            /**
+             * Format: int64
+             * @description When it was sealed (the time of the epoch that sealed it); absent while it is active.
+             */
+            sealedTime?: number;
+            /**
+             * Format: int32
+             * @description The epoch that opened it.
+             */
+            createdInEpoch: number;
+            /**
+             * Format: int32
+             * @description The epoch that sealed it; absent while it is active.
+             */
+            sealedInEpoch?: number;
+            /** @description The segments of the epoch before its own whose key ranges overlap its range, by number. */
+            predecessors: number[];
+            /** @description The segments that took over its keys when it was sealed, by number. */
+            successors: number[];
         };
         ReaderGroupsList: {
             readerGroups: {
@@ -790,6 +1021,38 @@ export interface components {
              *     ]
              */
             streams: string[];
+        };
+        StreamDescription: {
+            /** @enum {string} */
+            state: "ACTIVE" | "SEALED";
+            /**
+             * Format: int64
+             * @description When the stream was created, ms since 1970.
+             */
+            createdAt: number;
+            /**
+             * Format: int64
+             * @description When the stream was last updated or sealed (its creation if never), ms since 1970.
+             */
+            updatedAt: number;
+            /**
+             * Format: int32
+             * @description The number of the current epoch: 0 until the stream first scales.
+             */
+            currentEpoch: number;
+            /**
+             * Format: int64
+             * @description When the stream last scaled, ms since 1970; absent until it first does.
+             */
+            lastScaledAt?: number;
+            scopeName: string;
+            streamName: string;
+            /** @description The stream's properties, as `GET` stream answers them. */
+            configuration: components["schemas"]["StreamProperty"];
+            /** @description The segments of the current epoch, by number. */
+            activeSegments: components["schemas"]["Segment"][];
+            /** @description The reader groups that read the stream, as `scope/group`, by name. */
+            readerGroups: string[];
         };
         ApplyScope: {
             /** @example sales */
@@ -855,6 +1118,47 @@ export interface components {
              */
             planVersion: string;
         };
+        ChangeEvent: {
+            /**
+             * @description Its place in the feed, a decimal int64: ids increase in the order the changes committed.
+             * @example 42
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description When the change was made, in milliseconds since 1970.
+             */
+            time: number;
+            /**
+             * @description The change's operationId in this document.
+             * @enum {string}
+             */
+            operation: "createScope" | "deleteScope" | "createStream" | "updateStream" | "updateStreamState" | "deleteStream" | "scaleStream" | "createReaderGroup" | "deleteReaderGroup" | "setReaderOnline" | "setReaderOffline";
+            /** @enum {string} */
+            kind: "scope" | "stream" | "readerGroup";
+            /** @description The resource as its GET answers it after the change; absent after a delete. */
+            object?: Record<string, never>;
+            /** @description The resource, named as in ACLs (`prn::/scope:S/stream:T`). */
+            resource: string;
+            scopeName: string;
+            streamName?: string;
+            readerGroupName?: string;
+            /** @description Who made the change (`anonymous` without authentication). */
+            principal: string;
+            /** @description The `X-Request-Id` of the request that made it. */
+            requestId?: string;
+            /** @description The resource's entity tag after the change; absent after a delete. */
+            etag?: string;
+        };
+        ChangeEventsPage: {
+            /**
+             * @description Where to follow from (`since` of the next request): the id of the last event answered, else
+             *     `since`; without `since`, the id of the newest event (`0` when there is none).
+             * @example 42
+             */
+            position: string;
+            events: components["schemas"]["ChangeEvent"][];
+        };
         /**
          * @description The lowest of the contributor's own status and its children's.
          * @enum {string}
@@ -892,6 +1196,245 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    whoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Identity"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    explainAccess: {
+        parameters: {
+            query: {
+                /**
+                 * @description A resource as ACLs name it: `prn::/`, `prn::/scope:S`, `prn::/scope:S/stream:T` or
+                 *     `prn::/scope:S/reader-group:G`.
+                 */
+                resource: string;
+                permission: "READ" | "READ_UPDATE";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessExplanation"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listAuditEvents: {
         parameters: {
             query?: {
@@ -2942,183 +3485,6 @@ export interface operations {
             };
         };
     };
-    describeStream: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                scopeName: string;
-                streamName: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The resource, with its entity tag. */
-            200: {
-                headers: {
-                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
-                    ETag?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StreamDescription"];
-                };
-            };
-            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:tributary:problem:invalid-request",
-                     *       "title": "Bad request",
-                     *       "status": 400,
-                     *       "code": "INVALID_REQUEST",
-                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
-                     *       "instance": "/v1/scopes/sales/streams",
-                     *       "errors": [
-                     *         {
-                     *           "field": "scalingPolicy.minSegments",
-                     *           "message": "minSegments must not be less than 1"
-                     *         }
-                     *       ],
-                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
-            401: {
-                headers: {
-                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:tributary:problem:unauthenticated",
-                     *       "title": "Unauthorized",
-                     *       "status": 401,
-                     *       "code": "UNAUTHENTICATED",
-                     *       "detail": "Valid credentials are required (HTTP Basic)",
-                     *       "instance": "/v1/scopes",
-                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:tributary:problem:permission-denied",
-                     *       "title": "Forbidden",
-                     *       "status": 403,
-                     *       "code": "PERMISSION_DENIED",
-                     *       "detail": "READ_UPDATE on prn::/ is required",
-                     *       "instance": "/v1/scopes",
-                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:tributary:problem:scope-not-found",
-                     *       "title": "Not found",
-                     *       "status": 404,
-                     *       "code": "SCOPE_NOT_FOUND",
-                     *       "detail": "Scope sales does not exist",
-                     *       "instance": "/v1/scopes/sales",
-                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    /** @description Seconds after which a retry may succeed. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:tributary:problem:too-many-auth-failures",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "TOO_MANY_AUTH_FAILURES",
-                     *       "detail": "Too many failed logins from this client; retry later",
-                     *       "instance": "/v1/scopes",
-                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:tributary:problem:internal-error",
-                     *       "title": "Internal server error",
-                     *       "status": 500,
-                     *       "code": "INTERNAL_ERROR",
-                     *       "detail": "An internal error occurred",
-                     *       "instance": "/v1/scopes",
-                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
-            503: {
-                headers: {
-                    /** @description Seconds after which a retry may succeed. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "urn:tributary:problem:database-unavailable",
-                     *       "title": "Service unavailable",
-                     *       "status": 503,
-                     *       "code": "DATABASE_UNAVAILABLE",
-                     *       "detail": "The database is unavailable; retry later",
-                     *       "instance": "/v1/scopes",
-                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     getScalingEvents: {
         parameters: {
             query: {
@@ -3480,6 +3846,670 @@ export interface operations {
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "detail": "The request body must be application/json",
                      *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    scaleStream: {
+        parameters: {
+            query?: {
+                /** @description `true`: answer what the scale would do, and change nothing. */
+                dryRun?: boolean;
+            };
+            header?: {
+                /** @description Strong entity tags (or `*`): the change happens only when one names the current state; otherwise 412 `PRECONDITION_FAILED` and nothing changes. Weak tags never match. A missing resource is 404 first. Malformed: 400. */
+                "If-Match"?: string;
+                /**
+                 * @description Makes retries of this request safe (extension): the first request with a key is done and its answer kept for `IDEMPOTENCY_TTL_HOURS` (24 by default); a retry with the same key, account, path and body gets that answer again, marked `Idempotent-Replayed: true`, and changes nothing. Successes and client errors are kept (but 401, 403 and 429); server errors are not. 1 to 255 visible ASCII characters.
+                 * @example 5f0c2a4e-9d1b-4c7e-8a3f-2b6d1e0c9f7a
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                scopeName: string;
+                streamName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScaleStreamRequest"];
+            };
+        };
+        responses: {
+            /** @description The resource, with its entity tag. */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    /** @description `true` when this is the kept answer of an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScaleStreamResult"];
+                };
+            };
+            /**
+             * @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`.
+             *
+             *     This operation: `RANGES_DO_NOT_MATCH` the new ranges do not cover exactly the key space of the sealed segments. Also a malformed `Idempotency-Key`.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. With `Idempotency-Key`: a request with the same key is still running and did not end in time (`IDEMPOTENCY_KEY_IN_USE`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-exists",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "code": "SCOPE_EXISTS",
+                     *       "detail": "Scope sales already exists",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             *
+             *     This operation: `STREAM_SEALED` the stream is sealed; `SEGMENT_NOT_ACTIVE` a segment to seal is not in the current epoch (`detail` names them); `BELOW_MIN_SEGMENTS` the scale would leave fewer segments than the policy's `minSegments`; `PRECONDITION_FAILED` `If-Match` names no current entity tag (checked last).
+             */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:stream-not-sealed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "code": "STREAM_NOT_SEALED",
+                     *       "detail": "Stream sales/orders must be sealed before it is deleted",
+                     *       "instance": "/v1/scopes/sales/streams/orders",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the configured limit (`MAX_BODY_BYTES`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The request body exceeds 1048576 bytes",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not UTF-8 JSON (`application/json` or `application/*+json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The request body must be application/json",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable entity",
+                     *       "status": 422,
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "Idempotency-Key 5f0c2a was used for another request (another path or body)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSegments: {
+        parameters: {
+            query?: {
+                /** @description The moment, ms since 1970; absent: now (the current epoch). */
+                at?: number;
+            };
+            header?: never;
+            path: {
+                scopeName: string;
+                streamName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource, with its entity tag. */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamSegments"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scopeName: string;
+                streamName: string;
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The segment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SegmentDetail"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             *
+             *     This operation: `SEGMENT_NOT_FOUND` the stream never had a segment of that number.
+             */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
                      */
@@ -4778,6 +5808,183 @@ export interface operations {
             };
         };
     };
+    describeStream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scopeName: string;
+                streamName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource, with its entity tag. */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StreamDescription"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     applyDocument: {
         parameters: {
             query?: {
@@ -4978,6 +6185,201 @@ export interface operations {
                      *       "code": "IDEMPOTENCY_KEY_REUSED",
                      *       "detail": "Idempotency-Key 5f0c2a was used for another request (another path or body)",
                      *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A position in the feed (an event's id, or `0`): the events after it. Without it the answer
+                 *     is empty and gives the newest position, a starting point to follow from.
+                 */
+                since?: string;
+                /** @description At most this many events (1 to 1000). */
+                limit?: number;
+                /** @description With `since`: seconds (0 to 60) an empty answer waits for the first event. */
+                wait?: number;
+                /** @description Only the events of this scope (the scope's own, its streams' and its reader groups'). */
+                scope?: string;
+            };
+            header?: {
+                /** @description With `Accept: text/event-stream`: the id of the last event received; the stream starts after it (it wins over `since`). */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the feed (`application/json`), or, with `Accept: text/event-stream`, a stream that never ends by itself but at shutdown: per event `id: <id>`, `event: <operation>`, `data: <ChangeEvent JSON>` and a blank line, and a comment line (`:`) at least every 15 s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeEventsPage"];
+                    /**
+                     * @example : connected
+                     *
+                     *     id: 42
+                     *     event: createStream
+                     *     data: {"id":"42","time":1764600000000,"operation":"createStream","kind":"stream","resource":"prn::/scope:sales/stream:orders","scopeName":"sales","streamName":"orders","principal":"anonymous"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Gone: the change feed no longer keeps the events after `since` (older than `EVENTS_RETENTION_HOURS`): list again and follow from a fresh position. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:feed-position-expired",
+                     *       "title": "Gone",
+                     *       "status": 410,
+                     *       "code": "FEED_POSITION_EXPIRED",
+                     *       "detail": "events after 12 are no longer kept (the oldest kept is 4711): list again and follow from a fresh position",
+                     *       "instance": "/v1/events?since=12",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
                      */

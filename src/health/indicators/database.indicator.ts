@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
-import { isDatabaseUnavailable } from '../../common/errors/postgres-errors';
+import { isDatabaseUnavailable } from '../../database/postgres-errors';
 import { AppConfig } from '../../config/app-config';
 
 /** Health reports never carry addresses or SQL: only what kind of failure it was. */

@@ -1,6 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsString } from 'class-validator';
-import { IsStreamName } from '../../common/http/validators';
+import { IsStreamName } from '../../common/validators';
 
 /** Extension: the contract has no write operations for reader groups. */
 @ApiSchema({ name: 'CreateReaderGroupRequest' })

@@ -1,6 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { ApiDouble, ApiInt32, ApiInt64 } from '../../common/http/api-formats';
-import { PageDto } from '../../common/pagination/page.dto';
+import { ApiDouble, ApiInt32, ApiInt64 } from '../../openapi/api-formats';
+import { PageDto } from '../../pagination/page.dto';
 
 @ApiSchema({ name: 'Segment' })
 export class SegmentDto {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { PageQueryDto } from '../../common/pagination/page-query.dto';
+import { PageQueryDto } from '../../pagination/page-query.dto';
 
 /**
  * Checked by `toTimeWindow` (so the raw strings are kept); declared so that the validation pipe

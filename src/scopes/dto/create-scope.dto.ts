@@ -1,5 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { IsScopeName } from '../../common/http/validators';
+import { IsScopeName } from '../../common/validators';
 
 @ApiSchema({ name: 'CreateScopeRequest' })
 export class CreateScopeDto {

@@ -9,7 +9,7 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { EachElement, IsInt64, IsStreamName } from '../../common/http/validators';
+import { EachElement, IsInt64, IsStreamName } from '../../common/validators';
 import { distinctTagCount, MAX_TAGS, tagAtProblem } from '../stream-tags';
 import { RetentionConfigDto } from './retention-config.dto';
 import { ScalingConfigDto } from './scaling-config.dto';

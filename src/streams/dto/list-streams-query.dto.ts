@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString } from 'class-validator';
-import { PageQueryDto } from '../../common/pagination/page-query.dto';
+import { PageQueryDto } from '../../pagination/page-query.dto';
 import { STREAM_FILTER_TYPES } from '../stream-filter';
 import type { StreamFilterType } from '../stream-filter';
 

@@ -8,7 +8,7 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-import { IsInt64, IsRequired, NotNegative } from '../../common/http/validators';
+import { IsInt64, IsRequired, NotNegative } from '../../common/validators';
 import { RETENTION_TYPES, retentionLimitProblem } from '../retention-policy';
 import type { RetentionLimitField, RetentionPolicyInput, RetentionType } from '../retention-policy';
 import { DaysHoursMinutesDto, TimeBasedRetentionDto } from './time-based-retention.dto';

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { IsIn, ValidateIf } from 'class-validator';
-import { IsInt32, IsRequired, NumberRule } from '../../common/http/validators';
+import { IsInt32, IsRequired, NumberRule } from '../../common/validators';
 import { isRateType, MAX_SEGMENTS, SCALING_TYPES } from '../scaling-policy';
 import type { ScalingType } from '../scaling-policy';
 

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { toViolations } from '../../common/http/validation.pipe';
+import { toViolations } from '../../http/validation.pipe';
 import { MAX_SEGMENTS } from '../scaling-policy';
 import { MAX_TAGS } from '../stream-tags';
 import { CreateStreamDto } from './create-stream.dto';

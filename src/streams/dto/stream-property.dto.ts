@@ -1,5 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { ApiInt64 } from '../../common/http/api-formats';
+import { ApiInt64 } from '../../openapi/api-formats';
 import { RetentionConfigDto } from './retention-config.dto';
 import { ScalingConfigDto } from './scaling-config.dto';
 

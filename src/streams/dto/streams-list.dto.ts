@@ -1,5 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { PageDto } from '../../common/pagination/page.dto';
+import { PageDto } from '../../pagination/page.dto';
 import { StreamPropertyDto } from './stream-property.dto';
 
 @ApiSchema({ name: 'StreamsList' })

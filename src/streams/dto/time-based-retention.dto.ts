@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiSchema } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
-import { IsInt64, NotNegative } from '../../common/http/validators';
+import { IsInt64, NotNegative } from '../../common/validators';
 
 /** The shape of a time part: optional, an int64. */
 const TimePart = (): PropertyDecorator => applyDecorators(IsOptional(), IsInt64());

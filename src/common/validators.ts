@@ -1,0 +1,141 @@
+import { applyDecorators } from '@nestjs/common';
+import {
+  IsInt,
+  Max,
+  Min,
+  ValidateBy,
+  ValidationArguments,
+  ValidationOptions,
+} from 'class-validator';
+import { FieldViolation } from './domain-error';
+import { scopeNameProblem, streamNameProblem } from './names';
+import { ApiInt32, ApiInt64 } from '../openapi/api-formats';
+
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+
+/** An integer that fits the contract's int32 (and is documented so). */
+export const IsInt32 = (): PropertyDecorator =>
+  applyDecorators(ApiInt32(), IsInt(), Min(INT32_MIN), Max(INT32_MAX));
+
+/**
+ * An int64 that JSON numbers carry exactly: beyond 2^53-1 precision is lost, so refuse it.
+ * Documented as int64.
+ */
+export const IsInt64 = (): PropertyDecorator =>
+  applyDecorators(
+    ApiInt64(),
+    IsInt(),
+    Min(-Number.MAX_SAFE_INTEGER, { message: '$property must be at least -(2^53-1)' }),
+    Max(Number.MAX_SAFE_INTEGER, { message: '$property must be at most 2^53-1' }),
+  );
+
+function nameRule(
+  name: string,
+  problem: (value: unknown) => string | undefined,
+  options?: ValidationOptions,
+): PropertyDecorator {
+  return ValidateBy(
+    {
+      name,
+      validator: {
+        validate: (value: unknown) => problem(value) === undefined,
+        defaultMessage: (args) => `${args?.property ?? 'name'} ${problem(args?.value) ?? ''}`,
+      },
+    },
+    options,
+  );
+}
+
+/** 1..255 characters of A-Z a-z 0-9 . - not starting with `_`. */
+export const IsScopeName = (options?: ValidationOptions) =>
+  nameRule('isScopeName', scopeNameProblem, options);
+
+/** 1..250 characters of A-Z a-z 0-9 . - not starting with `_`. */
+export const IsStreamName = (options?: ValidationOptions) =>
+  nameRule('isStreamName', streamNameProblem, options);
+
+/** Text PostgreSQL can store: it cannot hold NUL, so such a value is a client mistake (400). */
+export const HasNoNul = (): PropertyDecorator =>
+  nameRule('hasNoNul', (value) =>
+    typeof value === 'string' && value.includes('\u0000') ? 'must not contain NUL' : undefined,
+  );
+
+/** The name of the rule `IsRequired`: when it fails, it is all its field's answer says. */
+export const REQUIRED_RULE = 'isRequired';
+
+/**
+ * The value must be given. A missing value is reported as missing only, not also as a number
+ * of the wrong kind (`toViolations` keeps this one message). Under `ValidateIf`, required only
+ * when the condition holds.
+ */
+export const IsRequired = (): PropertyDecorator =>
+  ValidateBy({
+    name: REQUIRED_RULE,
+    validator: {
+      validate: (value: unknown) => value !== undefined && value !== null,
+      defaultMessage: () => 'is required',
+    },
+  });
+
+/**
+ * A rule of a number's meaning, which may look at the object holding it (a policy's type). A
+ * value that is not a number passes: the shape's rules (`IsInt32`, `IsInt64`) report it.
+ */
+export function NumberRule(
+  name: string,
+  problem: (value: number, holder: object) => string | undefined,
+): PropertyDecorator {
+  const problemOf = (value: unknown, args?: ValidationArguments): string | undefined =>
+    typeof value === 'number' ? problem(value, args?.object ?? {}) : undefined;
+  return ValidateBy({
+    name,
+    validator: {
+      validate: (value: unknown, args) => problemOf(value, args) === undefined,
+      defaultMessage: (args) => problemOf(args?.value, args) ?? '',
+    },
+  });
+}
+
+/** Refuses a number below 0. */
+export const NotNegative = (): PropertyDecorator =>
+  NumberRule('notNegative', (value) => (value < 0 ? 'must not be negative' : undefined));
+
+/** Why the element at `index` of an array is refused, or undefined. */
+export type ElementProblem = (
+  element: unknown,
+  index: number,
+  array: readonly unknown[],
+) => string | undefined;
+
+const elementRules = new Map<string, ElementProblem>();
+
+/**
+ * A rule over each element of an array whose answer names the element (`streamTags[1]`), which
+ * class-validator's `each` cannot: `toViolations` asks the rule again for each element.
+ */
+export function EachElement(name: string, problem: ElementProblem): PropertyDecorator {
+  elementRules.set(name, problem);
+  return ValidateBy({
+    name,
+    validator: {
+      validate: (value: unknown) =>
+        !Array.isArray(value) || value.every((element, i, all) => !problem(element, i, all)),
+      defaultMessage: () => 'has an invalid element',
+    },
+  });
+}
+
+/** The violations of an element rule named `rule`, or undefined when `rule` is not one. */
+export function elementViolations(
+  rule: string,
+  array: unknown,
+  field: string,
+): FieldViolation[] | undefined {
+  const problem = elementRules.get(rule);
+  if (!problem || !Array.isArray(array)) return undefined;
+  return array.flatMap((element, i, all) => {
+    const message = problem(element, i, all);
+    return message ? [{ field: `${field}[${i}]`, message }] : [];
+  });
+}

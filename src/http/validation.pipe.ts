@@ -1,0 +1,78 @@
+import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import { DomainError, FieldViolation, InvalidRequestError } from '../common/domain-error';
+import { canExist } from '../common/names';
+import { elementViolations, REQUIRED_RULE } from '../common/validators';
+
+const joinPath = (parent: string, property: string): string => {
+  if (/^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+};
+
+/**
+ * Flattens class-validator's tree into one violation per broken rule, each named by the path of
+ * its field. A missing required value says only that; an element rule names each element.
+ */
+export function toViolations(errors: ValidationError[], parent = ''): FieldViolation[] {
+  return errors.flatMap((error) => {
+    const field = joinPath(parent, error.property) || 'body';
+    return [...ownViolations(error, field), ...toViolations(error.children ?? [], field)];
+  });
+}
+
+function ownViolations(error: ValidationError, field: string): FieldViolation[] {
+  const constraints = error.constraints ?? {};
+  const required = constraints[REQUIRED_RULE];
+  if (required !== undefined) return [{ field, message: required }];
+  const value: unknown = (error.target as Record<string, unknown> | undefined)?.[error.property];
+  return Object.entries(constraints).flatMap(
+    ([rule, message]) => elementViolations(rule, value, field) ?? [{ field, message }],
+  );
+}
+
+/** What "not found" means for each name a path can hold. */
+const NOT_FOUND_CODE_OF_PARAM: Readonly<Record<string, string>> = {
+  scopeName: 'SCOPE_NOT_FOUND',
+  streamName: 'STREAM_NOT_FOUND',
+  readerGroupName: 'READER_GROUP_NOT_FOUND',
+  readerId: 'READER_NOT_ONLINE',
+};
+
+/** A name in the path that no resource can have. */
+export class NameNotFoundError extends DomainError {
+  readonly kind = 'not-found';
+
+  constructor(
+    readonly code: string,
+    param: string,
+  ) {
+    super(`No resource has that ${param}`);
+  }
+}
+
+/**
+ * The one pipe of every route. Bodies and queries are validated into their DTOs (unknown fields
+ * dropped, a 400 naming each invalid field). Names in the path are not validated (an invalid one
+ * is simply not found), but one that no resource can have (a NUL, an impossible length) is a 404
+ * here, before any query is made.
+ */
+@Injectable()
+export class RequestValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      whitelist: true,
+      transform: true,
+      forbidUnknownValues: true,
+      validationError: { target: true, value: false },
+      exceptionFactory: (errors) => new InvalidRequestError(toViolations(errors)),
+    });
+  }
+
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const code =
+      metadata.type === 'param' ? NOT_FOUND_CODE_OF_PARAM[metadata.data ?? ''] : undefined;
+    if (code && typeof value === 'string' && !canExist(value)) {
+      throw new NameNotFoundError(code, metadata.data!);
+    }
+    return super.transform(value, metadata) as Promise<unknown>;
+  }
+}

@@ -1,0 +1,14 @@
+import { Injectable } from '@nestjs/common';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
+
+/** The statement of the pagination_key table: the one key every instance signs tokens with. */
+@Injectable()
+export class PaginationKeyRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  async key(): Promise<Buffer> {
+    const [row] = await this.db.tx.query<{ key: Buffer }[]>('SELECT key FROM pagination_key');
+    return row.key;
+  }
+}

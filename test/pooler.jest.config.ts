@@ -1,0 +1,43 @@
+import type { Config } from 'jest';
+import { resolve } from 'node:path';
+import base from '../jest.config';
+
+type Project = Exclude<NonNullable<Config['projects']>[number], string>;
+const e2e = (base.projects as Project[]).find((project) => project.displayName === 'e2e')!;
+const root = resolve(__dirname, '..');
+
+/**
+ * `npm run test:pooler`: the tests whose promise depends on how the service reaches PostgreSQL,
+ * run through PgBouncer in transaction mode (test/setup/pooler-global-setup.ts): start-up and
+ * migrations by several instances at once, the time limits of statements and transactions, and
+ * the contract's operations, races and streamed lists. It needs `pgbouncer` installed; `npm
+ * test` does not.
+ */
+const POOLED_TESTS = [
+  'behind-pooler.pooler-spec.ts',
+  'database-timeouts.e2e-spec.ts',
+  'scopes.e2e-spec.ts',
+  'streams-create.e2e-spec.ts',
+  'streams-lifecycle.e2e-spec.ts',
+  'reader-groups.e2e-spec.ts',
+  'streamed-lists.e2e-spec.ts',
+  'multi-instance.e2e-spec.ts',
+];
+
+const config: Config = {
+  rootDir: root,
+  reporters: base.reporters,
+  testTimeout: base.testTimeout,
+  projects: [
+    {
+      ...e2e,
+      rootDir: root,
+      displayName: 'pooler',
+      testMatch: POOLED_TESTS.map((file) => `<rootDir>/test/${file}`),
+      globalSetup: '<rootDir>/test/setup/pooler-global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/pooler-global-teardown.ts',
+    },
+  ],
+};
+
+export default config;

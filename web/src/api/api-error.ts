@@ -1,0 +1,29 @@
+import { describeProblem, fieldErrors, ProblemFacts, UNREACHABLE } from './problem-words';
+
+/** A request the API refused, or that never got an answer (status 0), in words. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: ProblemFacts | undefined,
+    /** Seconds the service asked to wait before trying again (503, 429). */
+    readonly retryAfter?: number,
+  ) {
+    super(describeProblem(status, problem));
+    this.name = 'ApiError';
+  }
+
+  get code(): string | undefined {
+    return this.problem?.code;
+  }
+
+  /** Each invalid field's message by its path (a 400's problem document). */
+  get fields(): Record<string, string> {
+    return fieldErrors(this.problem);
+  }
+
+  static unreachable(): ApiError {
+    return new ApiError(UNREACHABLE, undefined);
+  }
+}
+
+export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;

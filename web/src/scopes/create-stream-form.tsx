@@ -1,0 +1,85 @@
+import { useState } from 'preact/hooks';
+import { answer, api } from '../api/client';
+import { streamNameProblem } from '../api/names';
+import { ErrorMessage } from '../components/error-message';
+import { TextField } from '../components/field';
+import { Section } from '../components/screen';
+import { Link } from '../routing/router';
+import { pathOf } from '../routing/routes';
+import { useAction } from '../state/use-action';
+import { createStreamRequest, newStreamForm, StreamConfigForm } from '../streams/stream-config';
+import { StreamConfigFields } from '../streams/stream-config-fields';
+
+/**
+ * Creates a stream with every field of the API's create request; each field's error from the
+ * API's 400 shows next to that field.
+ */
+export function CreateStreamForm({ scope, onCreated }: { scope: string; onCreated: () => void }) {
+  const [name, setName] = useState('');
+  const [form, setForm] = useState<StreamConfigForm>(newStreamForm);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [created, setCreated] = useState<string>();
+  const action = useAction();
+  const errors = { ...action.error?.fields, ...problems };
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setCreated(undefined);
+    action.clear();
+    const nameProblem = streamNameProblem(name);
+    const request = createStreamRequest(name, form);
+    const found = {
+      ...(nameProblem ? { streamName: `The name ${nameProblem}` } : {}),
+      ...('problems' in request ? request.problems : {}),
+    };
+    setProblems(found);
+    if (Object.keys(found).length || !('body' in request)) return;
+    const done = await action.run(() =>
+      answer(
+        api.POST('/v1/scopes/{scopeName}/streams', {
+          params: { path: { scopeName: scope } },
+          body: request.body,
+        }),
+      ),
+    );
+    if (done) {
+      setCreated(name);
+      setName('');
+      setForm(newStreamForm());
+      onCreated();
+    }
+  };
+  const unplaced = action.error && Object.keys(action.error.fields).length === 0;
+  return (
+    <Section title="Create stream" id="create-stream-heading">
+      <form
+        onSubmit={(event) => void submit(event)}
+        noValidate
+        aria-labelledby="create-stream-heading"
+      >
+        <TextField
+          label="Stream name"
+          value={name}
+          onValue={setName}
+          error={errors.streamName}
+          hint="1 to 250 characters of A-Z a-z 0-9 . -"
+        />
+        <StreamConfigFields form={form} onChange={setForm} errors={errors} />
+        {unplaced && <ErrorMessage error={action.error} />}
+        {action.error && !unplaced && (
+          <p class="error" role="alert">
+            The service refused some fields: see the messages next to them.
+          </p>
+        )}
+        <button type="submit" disabled={action.busy}>
+          Create stream
+        </button>
+        {created && (
+          <p role="status" class="done">
+            Created stream{' '}
+            <Link href={pathOf({ screen: 'stream', scope, stream: created })}>{created}</Link>.
+          </p>
+        )}
+      </form>
+    </Section>
+  );
+}

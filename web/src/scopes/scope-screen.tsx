@@ -1,0 +1,50 @@
+import { useState } from 'preact/hooks';
+import { api, read } from '../api/client';
+import { ErrorMessage } from '../components/error-message';
+import { Loading, Screen } from '../components/screen';
+import { Link, navigate } from '../routing/router';
+import { pathOf } from '../routing/routes';
+import { useResource } from '../state/use-resource';
+import { CreateReaderGroupForm } from './create-reader-group-form';
+import { CreateStreamForm } from './create-stream-form';
+import { DeleteScopeButton } from './delete-scope-button';
+import { ReaderGroupsSection } from './reader-groups-section';
+import { StreamsSection } from './streams-section';
+import { theScope } from '../live/follows';
+
+/** One scope: its streams and reader groups, a page at a time; create either; delete it. */
+export function ScopeScreen({ scope }: { scope: string }) {
+  const found = useResource(
+    (signal) =>
+      read(api.GET('/v1/scopes/{scopeName}', { params: { path: { scopeName: scope } }, signal })),
+    scope,
+    0,
+    theScope(scope),
+  );
+  // Counts the changes made here: the lists read again after each.
+  const [changes, setChanges] = useState(0);
+  const changed = () => setChanges((n) => n + 1);
+  return (
+    <Screen title={scope} kind="Scope">
+      <p class="trail">
+        <Link href={pathOf({ screen: 'scopes' })}>Scopes</Link> / {scope}
+      </p>
+      <ErrorMessage error={found.error} />
+      {found.loading && !found.data && <Loading what="the scope" />}
+      {found.data && (
+        <>
+          <div class="actions">
+            <DeleteScopeButton
+              scope={scope}
+              onDeleted={() => navigate(pathOf({ screen: 'scopes' }))}
+            />
+          </div>
+          <StreamsSection scope={scope} changes={changes} />
+          <ReaderGroupsSection scope={scope} changes={changes} />
+          <CreateStreamForm scope={scope} onCreated={changed} />
+          <CreateReaderGroupForm scope={scope} onCreated={changed} />
+        </>
+      )}
+    </Screen>
+  );
+}

@@ -1,0 +1,22 @@
+/** A value several components show, and the components to tell when it changes. */
+export interface Store<T> {
+  get: () => T;
+  set: (value: T) => void;
+  subscribe: (listener: () => void) => () => void;
+}
+
+export function createStore<T>(initial: T): Store<T> {
+  let value = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => value,
+    set(next) {
+      value = next;
+      for (const listener of [...listeners]) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
