@@ -136,8 +136,12 @@ describe('Swagger UI signs in at the provider (e2e, built service, in-process pr
       await signIn.getByPlaceholder('Enter any login').fill('alice');
       await signIn.getByPlaceholder('and password').fill('any password');
       await signIn.getByRole('button', { name: 'Sign-in' }).click();
-      await signIn.getByRole('button', { name: 'Continue' }).click();
-      await signIn.waitForEvent('close');
+      // The popup closes itself as soon as the redirect lands, which can be before
+      // the click returns: wait for the close from before the click.
+      await Promise.all([
+        signIn.waitForEvent('close'),
+        signIn.getByRole('button', { name: 'Continue' }).click({ noWaitAfter: true }),
+      ]);
       await oidc.getByRole('button', { name: 'Remove authorization' }).waitFor();
       await closeAuthorize(page);
 
