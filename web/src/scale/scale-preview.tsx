@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import type { ScaleStreamResult, Segment } from '../api/types';
 import { formatKey, formatKeyRange } from '../format/format';
 import { hatch, SELECTED_FILL } from '../segment-map/draw';
@@ -70,7 +70,8 @@ export function ScalePreview({ before, result }: { before: Segment[]; result: Sc
     () => previewRects(before, result, width, SIZE.height - MARGIN.top - MARGIN.bottom),
     [before, result, width],
   );
-  useEffect(() => {
+  // Drawn in the same task as the page shows the dry run's text: never a picture of an older one.
+  useLayoutEffect(() => {
     const node = canvas.current;
     const ctx = node?.getContext('2d');
     if (!node || !ctx) return;
