@@ -262,6 +262,7 @@ describe('The change feed (e2e)', () => {
     expect(live.status).toBe(200);
     expect(live.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(live.headers['cache-control']).toMatch(/no-cache/);
+    expect(live.headers['x-accel-buffering']).toBe('no');
     await live.until((c) => c.comments.length > 0);
     await t.http.post('/v1/scopes').send({ scopeName: 'sse-1' }).expect(201);
     await t.http.post('/v1/scopes').send({ scopeName: 'sse-2' }).expect(201);
@@ -319,6 +320,20 @@ describe('The change feed: limits, retention and shutdown (e2e)', () => {
     }
     expect(again?.status).toBe(200);
     again?.close();
+    two.close();
+  });
+
+  it('answers HEAD for a stream with its headers and no body, and holds no stream for it', async () => {
+    for (let i = 0; i < 3; i++) {
+      const head = await t.http.head('/v1/events').set('Accept', 'text/event-stream').expect(200);
+      expect(head.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(head.text ?? '').toBe('');
+    }
+    // Both places of EVENTS_MAX_STREAMS (2) are free.
+    const one = await SseClient.open(`${base}/v1/events`);
+    const two = await SseClient.open(`${base}/v1/events`);
+    expect([one.status, two.status]).toEqual([200, 200]);
+    one.close();
     two.close();
   });
 
