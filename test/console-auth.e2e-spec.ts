@@ -160,10 +160,13 @@ describe('Signing in to the console (e2e, built service)', () => {
     await page.goto(`${service.baseUrl}/console/`);
     await signIn('admin');
     await page.getByRole('banner').getByText('Live', { exact: true }).waitFor();
+    // The screen's own read answered first: a change made before it would show without the feed.
+    const scopes = page.getByRole('table', { name: 'Scopes' });
+    await scopes.waitFor();
     const scope = `live-${Date.now()}`;
     const created = await createAsAdmin(`/v1/scopes`, { scopeName: scope });
     expect(created.status).toBe(201);
-    await page.getByRole('table', { name: 'Scopes' }).getByRole('link', { name: scope }).waitFor();
+    await scopes.getByRole('link', { name: scope }).waitFor();
     const followed = requestsSince(browser, start, /^\/v1\/events$/)
       .map(({ request }) => request)
       .filter((request) => request.headers().accept === 'text/event-stream');
@@ -178,16 +181,17 @@ describe('Signing in to the console (e2e, built service)', () => {
     await signIn('reader');
     await page.getByRole('heading', { level: 1, name: 'sales' }).waitFor();
     await page.getByRole('banner').getByText('Live', { exact: true }).waitFor();
+    // Read again once the scope's feed is followed (the screen waits for its first position),
+    // before the change: what shows afterwards came from the feed.
+    const streams = page.getByRole('table', { name: 'Streams' });
+    await streams.waitFor();
     const stream = `live-${Date.now()}`;
     const created = await createAsAdmin(`/v1/scopes/sales/streams`, {
       streamName: stream,
       scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1 },
     });
     expect(created.status).toBe(201);
-    await page
-      .getByRole('table', { name: 'Streams' })
-      .getByRole('link', { name: stream })
-      .waitFor();
+    await streams.getByRole('link', { name: stream }).waitFor();
     const followed = browser.requests
       .map((request) => new URL(request.url()))
       .filter((url) => url.pathname === '/v1/events')

@@ -64,7 +64,9 @@ describe('The console, live (e2e, browser, two instances)', () => {
     await page.goto(`${cutter.baseUrl}/console/`);
     await page.getByRole('heading', { level: 1, name: 'Scopes' }).waitFor();
     await live().waitFor();
+    // The screen's own read answered first: a change made before it would show without the feed.
     const scopes = page.getByRole('table', { name: 'Scopes' });
+    await scopes.waitFor();
 
     const scope = uniqueName('live');
     await shows(
@@ -76,6 +78,7 @@ describe('The console, live (e2e, browser, two instances)', () => {
     await scopes.getByRole('link', { name: scope }).click();
     await page.getByRole('heading', { level: 1, name: scope }).waitFor();
     const streams = page.getByRole('table', { name: 'Streams' });
+    await streams.waitFor();
     await shows(
       async () =>
         expect(
@@ -150,7 +153,10 @@ describe('The console, live (e2e, browser, two instances)', () => {
   it('resumes after its connection is lost, from the last event it saw, missing nothing', async () => {
     await page.goto(`${cutter.baseUrl}/console/`);
     await live().waitFor();
+    // Read before the change, the list shows it only once the feed told it: the page has then
+    // seen its event, the last one, and resumes from there.
     const scopes = page.getByRole('table', { name: 'Scopes' });
+    await scopes.waitFor();
     const before = uniqueName('seen');
     await elsewhere.call('POST', '/v1/scopes', { scopeName: before });
     await scopes.getByRole('link', { name: before }).waitFor();

@@ -355,13 +355,35 @@ describe('Scaling by hand in the console (e2e, browser)', () => {
         .getByRole('img', { name: /^The segments now and after the scale/ })
         .waitFor();
     };
+    /**
+     * Has someone else make `change` once Scale is pressed, before the console's scale reaches
+     * the service. Made before the click instead, the change feed could tell the console first
+     * (a slow click is enough): it reads the stream again, and then sends a scale the service
+     * takes, or none. Answers once the change is made.
+     */
+    const meanwhile = async (change: () => Promise<unknown>): Promise<{ made: Promise<void> }> => {
+      let made!: (done: Promise<void>) => void;
+      const changed = new Promise<void>((resolve) => (made = resolve));
+      await page.route(
+        (url) => url.pathname.endsWith('/scale') && !url.searchParams.has('dryRun'),
+        async (route) => {
+          const done = change().then(() => undefined);
+          made(done);
+          await done.catch(() => undefined);
+          await route.continue();
+        },
+        { times: 1 },
+      );
+      return { made: changed };
+    };
 
     it('when someone scaled the same segment meanwhile (SEGMENT_NOT_ACTIVE)', async () => {
       const s = await newStream(4);
       await readyToScale(s, 1);
-      await scaleByApi(s, [1], cut(0.25, 0.5, 2));
+      const other = await meanwhile(() => scaleByApi(s, [1], cut(0.25, 0.5, 2)));
       const refused = nextScale(false);
       await scaleButton().click();
+      await other.made;
       expect((await refused).status()).toBe(412);
       // The contract's 412 is empty unless a problem document is asked for: the console asks.
       expect(await (await refused).request().headerValue('accept')).toContain(
@@ -391,9 +413,10 @@ describe('Scaling by hand in the console (e2e, browser)', () => {
       const s = await newStream(4);
       const before = await segmentsNow(s);
       await readyToScale(s, 1);
-      await scaleByApi(s, [3], cut(0.75, 1, 2));
+      const other = await meanwhile(() => scaleByApi(s, [3], cut(0.75, 1, 2)));
       const refused = nextScale(false);
       await scaleButton().click();
+      await other.made;
       expect((await refused).status()).toBe(412);
       expect(await textOf(alertIn(dialog()).last())).toEqual(
         'Nothing was scaled. Someone else changed the stream since its segments were read ' +
@@ -436,9 +459,14 @@ describe('Scaling by hand in the console (e2e, browser)', () => {
     it('when the stream was sealed meanwhile (STREAM_SEALED)', async () => {
       const s = await newStream(4);
       await readyToScale(s, 2);
-      expect((await api().put(`${s.path}/state`).send({ streamState: 'SEALED' })).status).toBe(200);
+      const other = await meanwhile(async () =>
+        expect((await api().put(`${s.path}/state`).send({ streamState: 'SEALED' })).status).toBe(
+          200,
+        ),
+      );
       const refused = nextScale(false);
       await scaleButton().click();
+      await other.made;
       expect((await refused).status()).toBe(412);
       expect(await textOf(alertIn(dialog()).last())).toEqual(
         'Nothing was scaled. The stream is sealed: a sealed stream cannot be scaled. The map ' +

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Direction, DrawnMap, neighbour, segmentAt, segmentRects, View } from './geometry';
 import { drawPicture, MARGIN } from './draw';
 import { DetailSource, SegmentDetails } from './segment-details';
@@ -87,7 +87,10 @@ export function SegmentMap({
   const rects = useMemo(() => segmentRects(history.segments, view, now), [history, view, now]);
   const focusedSpan = focused === undefined ? undefined : byNumber.get(focused);
 
-  useEffect(() => {
+  // Drawn in the same task as the page renders what changed (a selection, the focus, new
+  // segments): what the canvas shows, and `segmentMap` with it, is never older than the text
+  // around it, however late the browser gets round to its next frame.
+  useLayoutEffect(() => {
     const node = canvas.current;
     if (!node || width === 0) return;
     const started = performance.now();
