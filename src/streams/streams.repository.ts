@@ -477,12 +477,7 @@ export class StreamsRepository {
     sealed: number[],
     ranges: KeyRange[],
   ): Promise<number> {
-    await this.db.tx.query(
-      `UPDATE stream_segments SET sealed_in = $3
-        WHERE scope_name = $1 AND stream_name = $2 AND number = ANY($4::int[])`,
-      [scope, stream, epoch, sealed],
-    );
-    return this.addEpoch(scope, stream, epoch, time, ranges);
+    return this.addEpoch(scope, stream, epoch, time, ranges, sealed);
   }
 
   /** Moves the stream's version on (a change of its segments); the new one. */
@@ -568,8 +563,9 @@ export class StreamsRepository {
   }
 
   /**
-   * Writes epoch `epoch` at `time` with new segments over `ranges`, numbered on from the
-   * stream's numbering (which outlives the stream itself), in one statement; the first number.
+   * Writes epoch `epoch` at `time`: seals the segments numbered `sealed`, and opens new segments
+   * over `ranges`, numbered on from the stream's numbering (which outlives the stream itself).
+   * One statement, one round trip; the first new number.
    */
   private async addEpoch(
     scope: string,
@@ -577,6 +573,7 @@ export class StreamsRepository {
     epoch: number,
     time: number,
     ranges: KeyRange[],
+    sealed: number[] = [],
   ): Promise<number> {
     const [row] = await this.db.tx.query<{ first: number }[]>(
       `WITH numbering AS (
@@ -585,6 +582,9 @@ export class StreamsRepository {
          ON CONFLICT (scope_name, stream_name)
            DO UPDATE SET next_number = n.next_number + EXCLUDED.next_number
          RETURNING n.next_number - $5::int AS first
+       ), sealed AS (
+         UPDATE stream_segments SET sealed_in = $3
+          WHERE scope_name = $1 AND stream_name = $2 AND number = ANY($8::int[])
        ), epoch AS (
          INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
          VALUES ($1, $2, $3, $4)
@@ -604,6 +604,7 @@ export class StreamsRepository {
         ranges.length,
         ranges.map((r) => r.keyStart),
         ranges.map((r) => r.keyEnd),
+        sealed,
       ],
     );
     return row.first;

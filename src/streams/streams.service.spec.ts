@@ -50,8 +50,7 @@ function setUp({
     lockOne: () => Promise.resolve(stream),
     findOne: () => Promise.resolve(stream),
     updateConfiguration: () => (calls.push('updateConfiguration'), Promise.resolve(NEXT)),
-    currentEpoch: () => Promise.resolve(epoch),
-    segmentsAt: () => Promise.resolve(active),
+    scaleBase: () => Promise.resolve({ ...epoch, nextNumber: 9, segments: active }),
     scale: (
       _s: string,
       _n: string,

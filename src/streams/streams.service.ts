@@ -286,11 +286,10 @@ export class StreamsService {
     name: string,
     config: StreamConfiguration,
   ): Promise<void> {
-    const current = await this.streams.currentEpoch(scope, name);
-    const active = await this.streams.segmentsAt(scope, name, current.epoch);
-    if (!needsRescale(config.scaling, active.length)) return;
+    const current = await this.streams.scaleBase(scope, name);
+    if (!needsRescale(config.scaling, current.segments.length)) return;
     const time = nextEpochTime(current.timestamp, Date.now());
-    const sealed = active.map((segment) => segment.number);
+    const sealed = current.segments.map((segment) => segment.number);
     const ranges = equalKeyRanges(config.scaling.minSegments);
     await this.streams.scale(scope, name, current.epoch + 1, time, sealed, ranges);
   }
