@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { escapeLiteral } from 'pg';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import type { Keyset } from '../database/keyset';
@@ -32,29 +33,44 @@ interface AuditRow {
   after: object | null;
 }
 
+/** A text value as an escaped literal, or NULL. */
+const literal = (value: string | null | undefined): string =>
+  value === null || value === undefined ? 'NULL' : escapeLiteral(value);
+
+/** The INSERT of one record, without parameters: every value is an escaped literal. */
+function insertStatement(record: AuditRecord): string {
+  const { actor } = record;
+  const values = [
+    literal(actor.principal),
+    literal(actor.clientAddress),
+    literal(actor.userAgent),
+    literal(actor.requestId),
+    literal(record.operation),
+    literal(record.resource),
+    literal(record.outcome),
+    literal(record.before && JSON.stringify(record.before)),
+    literal(record.after && JSON.stringify(record.after)),
+  ];
+  return `INSERT INTO audit_events
+      (principal, client_address, user_agent, request_id, operation, resource, outcome, before, after)
+    VALUES (${values.join(', ')})`;
+}
+
 /** Every statement of the audit_events table; writes join the current transaction. */
 @Injectable()
 export class AuditRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
+  /**
+   * Writes a record. In a change's transaction it goes with the COMMIT, in its round trip (as
+   * the change feed's events do), so the row exists if and only if the change committed; a
+   * refusal, outside any transaction, is written at once.
+   */
   async insert(record: AuditRecord): Promise<void> {
-    const { actor } = record;
-    await this.db.tx.query(
-      `INSERT INTO audit_events
-         (principal, client_address, user_agent, request_id, operation, resource, outcome, before, after)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
-        actor.principal,
-        actor.clientAddress,
-        actor.userAgent,
-        actor.requestId,
-        record.operation,
-        record.resource,
-        record.outcome,
-        record.before ? JSON.stringify(record.before) : null,
-        record.after ? JSON.stringify(record.after) : null,
-      ],
-    );
+    const statement = insertStatement(record);
+    const tx = this.db.tx;
+    if (tx.withCommit) tx.withCommit(() => statement);
+    else await tx.query(statement);
   }
 
   /**
