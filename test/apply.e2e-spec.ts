@@ -392,6 +392,53 @@ describe('Declarative apply (e2e)', () => {
       .send('scopeName: a')
       .expect(415);
   });
+
+  it('answers 400 naming each list element that is not an object, dry run or not, never 500', async () => {
+    const scope = uniqueName('elements');
+    const before = await auditCount();
+    const document = {
+      scopes: [
+        null,
+        [],
+        {
+          scopeName: scope,
+          streams: [[], { streamName: 'orders' }],
+          readerGroups: [null, [{ readerGroupName: 'g', streams: ['orders'] }]],
+        },
+      ],
+    };
+    for (const dryRun of [true, false]) {
+      const refused = await apply(document, { dryRun });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 400,
+        body: {
+          type: 'urn:tributary:problem:invalid-request',
+          title: 'Bad request',
+          status: 400,
+          detail: expect.any(String),
+          code: 'INVALID_REQUEST',
+          instance: dryRun ? '/v1/apply?dryRun=true' : '/v1/apply',
+          requestId: expect.any(String),
+          errors: expect.arrayContaining([
+            {
+              field: 'scopes[0]',
+              message: 'each value in nested property scopes must be either object or array',
+            },
+            { field: 'scopes[1]', message: 'must be an object, not an array' },
+            { field: 'scopes[2].streams[0]', message: 'must be an object, not an array' },
+            {
+              field: 'scopes[2].readerGroups[0]',
+              message: 'each value in nested property readerGroups must be either object or array',
+            },
+            { field: 'scopes[2].readerGroups[1]', message: 'must be an object, not an array' },
+          ]),
+        },
+      });
+    }
+    await t.http.get(`/v1/scopes/${scope}`).expect(404);
+    await t.http.get('/v1/scopes/undefined').expect(404);
+    expect(await auditCount()).toBe(before);
+  });
 });
 
 describe('Declarative apply: its own body limit (e2e)', () => {

@@ -126,6 +126,17 @@ export function EachElement(name: string, problem: ElementProblem): PropertyDeco
   });
 }
 
+/**
+ * Each element of a list of nested objects is an object. `ValidateNested` takes an element that
+ * is itself an array for a list of objects, so `[[]]` would pass it with nothing checked, and
+ * its fields would be read as undefined: a client mistake must be a 400 naming the element
+ * (docs/behaviour.md section 2). `null` and scalars are named by `ValidateNested` already.
+ */
+export const EachElementIsObject = (): PropertyDecorator =>
+  EachElement('isObjectElement', (element) =>
+    Array.isArray(element) ? 'must be an object, not an array' : undefined,
+  );
+
 /** The violations of an element rule named `rule`, or undefined when `rule` is not one. */
 export function elementViolations(
   rule: string,
