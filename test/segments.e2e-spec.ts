@@ -304,6 +304,33 @@ describe('Segments and manual scaling (e2e)', () => {
         expect(await rowsOf(name)).toEqual(before);
       });
 
+      it('names a range that is a list, which has no bounds, before looking at the stream', async () => {
+        const name = await stream(1);
+        const before = await rowsOf(name);
+        for (const newRanges of [[[]], [range(0, 0.5), [range(0.5, 1)]]]) {
+          const res = await scale(name, { sealedSegments: [0], newRanges }, '?dryRun=true');
+          expect({ status: res.status, body: res.body }).toEqual({
+            status: 400,
+            body: {
+              type: 'urn:tributary:problem:invalid-request',
+              title: 'Bad request',
+              status: 400,
+              detail: `newRanges[${newRanges.length - 1}]: must be an object, not an array`,
+              code: 'INVALID_REQUEST',
+              instance: `${path(name)}/scale?dryRun=true`,
+              requestId: expect.any(String),
+              errors: [
+                {
+                  field: `newRanges[${newRanges.length - 1}]`,
+                  message: 'must be an object, not an array',
+                },
+              ],
+            },
+          });
+        }
+        expect(await rowsOf(name)).toEqual(before);
+      });
+
       it('names the overlapping ranges in its message', async () => {
         const name = await stream(1);
         const res = await scale(name, {
