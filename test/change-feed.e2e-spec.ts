@@ -233,6 +233,29 @@ describe('The change feed (e2e)', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  it.each([
+    ['limit=abc', 'limit', 'limit must be an integer from 1 to 1000'],
+    ['since=0&limit=0', 'limit', 'limit must be an integer from 1 to 1000'],
+    ['since=0&limit=1&limit=2', 'limit', 'limit must be an integer from 1 to 1000'],
+    ['since=0&wait=-1', 'wait', 'wait must be a whole number of seconds from 0 to 60'],
+    ['since=0&wait=1.5', 'wait', 'wait must be a whole number of seconds from 0 to 60'],
+  ])('names the problem of %s once', async (query, field, message) => {
+    const res = await t.http.get(`/v1/events?${query}`).set(PROBLEM_HEADERS);
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 400,
+      body: {
+        type: 'urn:tributary:problem:invalid-request',
+        title: 'Bad request',
+        status: 400,
+        detail: `${field}: ${message}`,
+        code: 'INVALID_REQUEST',
+        instance: `/v1/events?${query}`,
+        requestId: expect.any(String),
+        errors: [{ field, message }],
+      },
+    });
+  });
+
   it('answers 400 to a since beyond the newest event, as a page and as a stream', async () => {
     const beyond = String(BigInt(await newest()) + 5n);
     const res = await t.http.get(`/v1/events?since=${beyond}`).expect(400);

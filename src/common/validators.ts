@@ -97,6 +97,22 @@ export function NumberRule(
   });
 }
 
+/**
+ * A query integer written in digits (a `Transform` has made digits a number; anything else
+ * stays a string) within [min, max]. One rule with one message, whatever is wrong: `abc` is
+ * not also "not less than 1" and "not greater than 1000" (each problem named once,
+ * docs/behaviour.md section 2).
+ */
+export const IsQueryInteger = (min: number, max: number, message: string): PropertyDecorator =>
+  ValidateBy({
+    name: 'isQueryInteger',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max,
+      defaultMessage: () => message,
+    },
+  });
+
 /** Refuses a number below 0. */
 export const NotNegative = (): PropertyDecorator =>
   NumberRule('notNegative', (value) => (value < 0 ? 'must not be negative' : undefined));
