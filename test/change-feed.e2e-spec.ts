@@ -310,6 +310,24 @@ describe('The change feed (e2e)', () => {
     expect(scoped.data[0].scopeName).toBe('sse-2');
     for (const client of [live, fromSince, resumed, scoped]) client.close();
   });
+
+  it('reads an empty Last-Event-ID as none: since, else the newest, says where to start', async () => {
+    const start = await newest();
+    await t.http.post('/v1/scopes').send({ scopeName: 'sse-empty' }).expect(201);
+    const fromSince = await SseClient.open(`${base}/v1/events?since=${start}`, {
+      'Last-Event-ID': '',
+    });
+    expect(fromSince.status).toBe(200);
+    await fromSince.until((c) => c.events.length === 1);
+    expect(fromSince.data.map((e) => [e.id, e.scopeName])).toEqual([
+      [String(BigInt(start) + 1n), 'sse-empty'],
+    ]);
+    const fromNewest = await SseClient.open(`${base}/v1/events`, { 'Last-Event-ID': ' ' });
+    expect(fromNewest.status).toBe(200);
+    await fromNewest.until((c) => c.comments.length > 0);
+    expect(fromNewest.events).toEqual([]);
+    for (const client of [fromSince, fromNewest]) client.close();
+  });
 });
 
 describe('The change feed: limits, retention and shutdown (e2e)', () => {
