@@ -216,6 +216,45 @@ describe('Declarative apply (e2e)', () => {
     expect(await auditCount()).toBe(before);
   });
 
+  it('refuses a group that would read a missing stream with 409, dry run or not', async () => {
+    const scope = uniqueName('reads');
+    const before = await auditCount();
+    const document = documentFor(scope);
+    // `orders` and `refunds` are created by the document itself; `nowhere/missing` is nowhere.
+    document.scopes[0].readerGroups.push({
+      readerGroupName: 'audit',
+      streams: ['refunds', 'nowhere/missing', 'gone'],
+    });
+    for (const dryRun of [true, false]) {
+      const refused = await apply(document, { dryRun });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 409,
+        body: {
+          type: 'urn:tributary:problem:apply-conflict',
+          title: 'Conflict',
+          status: 409,
+          detail: `Nothing was applied: prn::/scope:${scope}/reader-group:audit: Stream nowhere/missing does not exist`,
+          code: 'APPLY_CONFLICT',
+          instance: dryRun ? '/v1/apply?dryRun=true' : '/v1/apply',
+          requestId: expect.any(String),
+          conflicts: [
+            {
+              resource: `prn::/scope:${scope}/reader-group:audit`,
+              message: 'Stream nowhere/missing does not exist',
+            },
+          ],
+        },
+      });
+    }
+    await t.http.get(`/v1/scopes/${scope}`).expect(404);
+    expect(await auditCount()).toBe(before);
+    // Streams that exist already, in a scope the document does not list, are read as they are.
+    const other = uniqueName('other');
+    await apply({ scopes: [{ scopeName: other, streams: [{ streamName: 'gone' }] }] }).expect(200);
+    document.scopes[0].readerGroups[1].streams = ['refunds', `${other}/gone`];
+    await apply(document, { dryRun: true }).expect(200);
+  });
+
   it('refuses the whole document with 409 naming every sealed stream and changed group', async () => {
     const scope = uniqueName('conflict');
     await apply(documentFor(scope)).expect(200);
@@ -391,6 +430,53 @@ describe('Declarative apply (e2e)', () => {
       .set('Content-Type', 'application/yaml')
       .send('scopeName: a')
       .expect(415);
+  });
+
+  it('answers 400 naming each list element that is not an object, dry run or not, never 500', async () => {
+    const scope = uniqueName('elements');
+    const before = await auditCount();
+    const document = {
+      scopes: [
+        null,
+        [],
+        {
+          scopeName: scope,
+          streams: [[], { streamName: 'orders' }],
+          readerGroups: [null, [{ readerGroupName: 'g', streams: ['orders'] }]],
+        },
+      ],
+    };
+    for (const dryRun of [true, false]) {
+      const refused = await apply(document, { dryRun });
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 400,
+        body: {
+          type: 'urn:tributary:problem:invalid-request',
+          title: 'Bad request',
+          status: 400,
+          detail: expect.any(String),
+          code: 'INVALID_REQUEST',
+          instance: dryRun ? '/v1/apply?dryRun=true' : '/v1/apply',
+          requestId: expect.any(String),
+          errors: expect.arrayContaining([
+            {
+              field: 'scopes[0]',
+              message: 'each value in nested property scopes must be either object or array',
+            },
+            { field: 'scopes[1]', message: 'must be an object, not an array' },
+            { field: 'scopes[2].streams[0]', message: 'must be an object, not an array' },
+            {
+              field: 'scopes[2].readerGroups[0]',
+              message: 'each value in nested property readerGroups must be either object or array',
+            },
+            { field: 'scopes[2].readerGroups[1]', message: 'must be an object, not an array' },
+          ]),
+        },
+      });
+    }
+    await t.http.get(`/v1/scopes/${scope}`).expect(404);
+    await t.http.get('/v1/scopes/undefined').expect(404);
+    expect(await auditCount()).toBe(before);
   });
 });
 

@@ -233,6 +233,29 @@ describe('The change feed (e2e)', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  it.each([
+    ['limit=abc', 'limit', 'limit must be an integer from 1 to 1000'],
+    ['since=0&limit=0', 'limit', 'limit must be an integer from 1 to 1000'],
+    ['since=0&limit=1&limit=2', 'limit', 'limit must be an integer from 1 to 1000'],
+    ['since=0&wait=-1', 'wait', 'wait must be a whole number of seconds from 0 to 60'],
+    ['since=0&wait=1.5', 'wait', 'wait must be a whole number of seconds from 0 to 60'],
+  ])('names the problem of %s once', async (query, field, message) => {
+    const res = await t.http.get(`/v1/events?${query}`).set(PROBLEM_HEADERS);
+    expect({ status: res.status, body: res.body }).toEqual({
+      status: 400,
+      body: {
+        type: 'urn:tributary:problem:invalid-request',
+        title: 'Bad request',
+        status: 400,
+        detail: `${field}: ${message}`,
+        code: 'INVALID_REQUEST',
+        instance: `/v1/events?${query}`,
+        requestId: expect.any(String),
+        errors: [{ field, message }],
+      },
+    });
+  });
+
   it('answers 400 to a since beyond the newest event, as a page and as a stream', async () => {
     const beyond = String(BigInt(await newest()) + 5n);
     const res = await t.http.get(`/v1/events?since=${beyond}`).expect(400);
@@ -286,6 +309,24 @@ describe('The change feed (e2e)', () => {
     await scoped.until((c) => c.events.length === 1);
     expect(scoped.data[0].scopeName).toBe('sse-2');
     for (const client of [live, fromSince, resumed, scoped]) client.close();
+  });
+
+  it('reads an empty Last-Event-ID as none: since, else the newest, says where to start', async () => {
+    const start = await newest();
+    await t.http.post('/v1/scopes').send({ scopeName: 'sse-empty' }).expect(201);
+    const fromSince = await SseClient.open(`${base}/v1/events?since=${start}`, {
+      'Last-Event-ID': '',
+    });
+    expect(fromSince.status).toBe(200);
+    await fromSince.until((c) => c.events.length === 1);
+    expect(fromSince.data.map((e) => [e.id, e.scopeName])).toEqual([
+      [String(BigInt(start) + 1n), 'sse-empty'],
+    ]);
+    const fromNewest = await SseClient.open(`${base}/v1/events`, { 'Last-Event-ID': ' ' });
+    expect(fromNewest.status).toBe(200);
+    await fromNewest.until((c) => c.comments.length > 0);
+    expect(fromNewest.events).toEqual([]);
+    for (const client of [fromSince, fromNewest]) client.close();
   });
 });
 

@@ -142,6 +142,25 @@ describe('Pagination (e2e)', () => {
       }
     });
 
+    it('names the problem of a bad limit once, whatever it is', async () => {
+      for (const limit of ['abc', '0', '1001', '1.5', '']) {
+        const res = await get(`/v1/scopes?limit=${limit}`).set(PROBLEM_HEADERS);
+        expect({ status: res.status, body: res.body as unknown }).toEqual({
+          status: 400,
+          body: {
+            type: 'urn:tributary:problem:invalid-request',
+            title: 'Bad request',
+            status: 400,
+            detail: 'limit: limit must be an integer from 1 to 1000',
+            code: 'INVALID_REQUEST',
+            instance: `/v1/scopes?limit=${limit}`,
+            requestId: expect.any(String),
+            errors: [{ field: 'limit', message: 'limit must be an integer from 1 to 1000' }],
+          },
+        });
+      }
+    });
+
     it('refuses empty, made-up, tampered and truncated tokens on every list', async () => {
       for (const path of lists()) {
         const token = await firstToken(path);

@@ -304,6 +304,68 @@ describe('Segments and manual scaling (e2e)', () => {
         expect(await rowsOf(name)).toEqual(before);
       });
 
+      it('names a range that is a list, which has no bounds, before looking at the stream', async () => {
+        const name = await stream(1);
+        const before = await rowsOf(name);
+        for (const newRanges of [[[]], [range(0, 0.5), [range(0.5, 1)]]]) {
+          const res = await scale(name, { sealedSegments: [0], newRanges }, '?dryRun=true');
+          expect({ status: res.status, body: res.body }).toEqual({
+            status: 400,
+            body: {
+              type: 'urn:tributary:problem:invalid-request',
+              title: 'Bad request',
+              status: 400,
+              detail: `newRanges[${newRanges.length - 1}]: must be an object, not an array`,
+              code: 'INVALID_REQUEST',
+              instance: `${path(name)}/scale?dryRun=true`,
+              requestId: expect.any(String),
+              errors: [
+                {
+                  field: `newRanges[${newRanges.length - 1}]`,
+                  message: 'must be an object, not an array',
+                },
+              ],
+            },
+          });
+        }
+        expect(await rowsOf(name)).toEqual(before);
+      });
+
+      it('names each problem once: a list that is not one, a bound that is not finite', async () => {
+        const name = await stream(1);
+        const problem = (errors: object[]) => ({
+          status: 400,
+          body: {
+            type: 'urn:tributary:problem:invalid-request',
+            title: 'Bad request',
+            status: 400,
+            detail: expect.any(String),
+            code: 'INVALID_REQUEST',
+            instance: `${path(name)}/scale`,
+            requestId: expect.any(String),
+            errors,
+          },
+        });
+        const send = (raw: string) =>
+          t.http
+            .post(`${path(name)}/scale`)
+            .set({ ...PROBLEM_HEADERS, 'Content-Type': 'application/json' })
+            .send(raw);
+        const notLists = await send('{"sealedSegments": "1", "newRanges": {"keyStart": 0}}');
+        expect({ status: notLists.status, body: notLists.body }).toEqual(
+          problem([
+            { field: 'sealedSegments', message: 'sealedSegments must be an array' },
+            { field: 'newRanges', message: 'newRanges must be an array' },
+          ]),
+        );
+        const infinite = await send(
+          '{"sealedSegments": [0], "newRanges": [{"keyStart": 0, "keyEnd": 1e400}]}',
+        );
+        expect({ status: infinite.status, body: infinite.body }).toEqual(
+          problem([{ field: 'newRanges[0].keyEnd', message: 'must be a number from 0 to 1' }]),
+        );
+      });
+
       it('names the overlapping ranges in its message', async () => {
         const name = await stream(1);
         const res = await scale(name, {

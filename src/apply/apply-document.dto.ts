@@ -1,7 +1,7 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsOptional, ValidateNested } from 'class-validator';
-import { IsScopeName } from '../common/validators';
+import { EachElementIsObject, IsScopeName } from '../common/validators';
 import { CreateReaderGroupDto } from '../reader-groups/dto/create-reader-group.dto';
 import { CreateStreamDto } from '../streams/dto/create-stream.dto';
 
@@ -15,6 +15,7 @@ export class ApplyScopeDto {
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
+  @EachElementIsObject()
   @Type(() => CreateStreamDto)
   streams?: CreateStreamDto[];
 
@@ -22,6 +23,7 @@ export class ApplyScopeDto {
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
+  @EachElementIsObject()
   @Type(() => CreateReaderGroupDto)
   readerGroups?: CreateReaderGroupDto[];
 }
@@ -31,6 +33,7 @@ export class ApplyScopeDto {
 export class ApplyDocumentDto {
   @IsArray()
   @ValidateNested({ each: true })
+  @EachElementIsObject()
   @Type(() => ApplyScopeDto)
   scopes: ApplyScopeDto[];
 

@@ -13,10 +13,11 @@ import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import { ReaderGroupsService } from '../reader-groups/reader-groups.service';
 import { ScopesService } from '../scopes/scopes.service';
+import { StreamNotFoundError } from '../streams/stream.errors';
 import { StreamsService } from '../streams/streams.service';
 import type { ApplyAnswer } from './plan-answer';
 import type { ApplyDocument, DesiredStream } from './desired-state';
-import type { Plan, PlannedChange } from './planned-change';
+import type { Plan, PlanConflict, PlannedChange } from './planned-change';
 import { ApplyConflictError, ApplyForbiddenError } from './apply.errors';
 import { toCurrentState } from './current-state';
 import { makePlan } from './plan';
@@ -43,6 +44,12 @@ const ORDER = [
 ];
 
 const phaseOf = (change: PlannedChange): number => ORDER.indexOf(`${change.kind}:${change.action}`);
+
+/** A scoped stream name ("scope/stream": names hold no "/") as the streams' lookups take it. */
+function toRef(scopedName: string): { scope: string; stream: string } {
+  const slash = scopedName.indexOf('/');
+  return { scope: scopedName.slice(0, slash), stream: scopedName.slice(slash + 1) };
+}
 
 /** The path parameters of a change's resource, to ask for its permission as its route would. */
 function paramsOf(change: PlannedChange): Record<string, string> {
@@ -84,7 +91,11 @@ export class ApplyService {
         if (!ifMatchHolds(options.ifMatch, plan.planVersion)) {
           throw new PreconditionFailedError('what the plan read', plan.planVersion);
         }
-        if (plan.conflicts.length > 0) throw new ApplyConflictError(plan.conflicts);
+        // A dry run runs no operation, so it asks beforehand what the operations would refuse:
+        // "dry run or not" (docs/extensions.md section 5, Running it).
+        const refused = options.dryRun ? await this.refusedReads(plan) : [];
+        const conflicts = [...plan.conflicts, ...refused];
+        if (conflicts.length > 0) throw new ApplyConflictError(conflicts);
         if (!options.dryRun) await this.execute(actor, document, plan);
         return toApplyAnswer(plan, options.dryRun);
       });
@@ -97,6 +108,38 @@ export class ApplyService {
       }
       throw error;
     }
+  }
+
+  /**
+   * The reader groups the plan creates that would read a stream that neither exists nor is
+   * listed in the document: the create-reader-group operation refuses them with 404
+   * (docs/behaviour.md section 6), so the real apply answers 409 naming the group. Each is named
+   * with that operation's own words, for its first missing stream. Pruned streams still exist
+   * when groups are created (they are deleted last), so they count as existing.
+   */
+  private async refusedReads(plan: Plan): Promise<PlanConflict[]> {
+    const planned = new Set(
+      plan.changes.flatMap(({ target }) =>
+        target.kind === 'stream' ? [`${target.scopeName}/${target.streamName}`] : [],
+      ),
+    );
+    const reads = plan.changes.flatMap((change) =>
+      change.action === 'create' && change.target.kind === 'readerGroup'
+        ? [{ change, streams: change.target.streams ?? [] }]
+        : [],
+    );
+    const asked = [...new Set(reads.flatMap((read) => read.streams))]
+      .filter((name) => !planned.has(name))
+      .map(toRef);
+    const present = asked.length > 0 ? await this.streams.findExisting(asked) : new Set();
+    return reads.flatMap(({ change, streams }) => {
+      const missing = streams.find((name) => !planned.has(name) && !present.has(name));
+      if (missing === undefined) return [];
+      const { scope, stream } = toRef(missing);
+      return [
+        { resource: change.resource, message: new StreamNotFoundError(scope, stream).message },
+      ];
+    });
   }
 
   private async currentState(document: ApplyDocument, lock: boolean) {

@@ -39,6 +39,25 @@ describe('validateApplyDocument', () => {
     expect(doc.prune).toBe(false);
   });
 
+  it('names list elements that are not objects instead of reading fields of them', () => {
+    expect(
+      violationsOf({
+        scopes: [
+          null,
+          [],
+          { scopeName: 'a', streams: [5, [], { streamName: 'x' }], readerGroups: [null, []] },
+        ],
+      }),
+    ).toEqual([
+      'scopes[1]',
+      'scopes[0]',
+      'scopes[2].streams[1]',
+      'scopes[2].streams[0]',
+      'scopes[2].readerGroups[1]',
+      'scopes[2].readerGroups[0]',
+    ]);
+  });
+
   it('names every invalid path at once, from the field rules and from their meaning', () => {
     const fields = violationsOf({
       scopes: [

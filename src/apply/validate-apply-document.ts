@@ -17,6 +17,15 @@ function underPath(path: string, violations: FieldViolation[], rule: () => unkno
   }
 }
 
+/**
+ * Whether a list element is an object whose fields can be read. Anything else (`null`, a number,
+ * a string) is already named by class-validator ("must be either object or array"), and has no
+ * name to compare nor fields to check: a client mistake, a 400, never a 500
+ * (docs/behaviour.md section 2).
+ */
+const isObject = (item: unknown): item is object =>
+  typeof item === 'object' && item !== null && !Array.isArray(item);
+
 /** A name listed twice at `path[i].key` is invalid: the document would say two things of it. */
 function duplicates<T>(
   items: readonly T[] | undefined,
@@ -26,6 +35,7 @@ function duplicates<T>(
 ): FieldViolation[] {
   const first = new Map<string, number>();
   return (items ?? []).flatMap((item, i) => {
+    if (!isObject(item)) return [];
     const value = name(item);
     const earlier = first.get(value);
     if (earlier === undefined) {
@@ -68,7 +78,7 @@ export function validateApplyDocument(body: unknown): ApplyDocument {
   let streamCount = 0;
   document.scopes.forEach((scope, i) => {
     const path = `scopes[${i}]`;
-    if (refusedUnder(violations, `${path}.scopeName`)) return;
+    if (!isObject(scope) || refusedUnder(violations, `${path}.scopeName`)) return;
     const streams = Array.isArray(scope.streams) ? scope.streams : [];
     const groups = Array.isArray(scope.readerGroups) ? scope.readerGroups : [];
     streamCount += streams.length;
@@ -78,7 +88,7 @@ export function validateApplyDocument(body: unknown): ApplyDocument {
     );
     groups.forEach((group, k) => {
       const at = `${path}.readerGroups[${k}]`;
-      if (refusedUnder(violations, `${at}.streams`)) return;
+      if (!isObject(group) || refusedUnder(violations, `${at}.streams`)) return;
       underPath(at, violations, () => toStreamRefs(group.streams, scope.scopeName));
     });
   });

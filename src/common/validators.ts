@@ -97,6 +97,22 @@ export function NumberRule(
   });
 }
 
+/**
+ * A query integer written in digits (a `Transform` has made digits a number; anything else
+ * stays a string) within [min, max]. One rule with one message, whatever is wrong: `abc` is
+ * not also "not less than 1" and "not greater than 1000" (each problem named once,
+ * docs/behaviour.md section 2).
+ */
+export const IsQueryInteger = (min: number, max: number, message: string): PropertyDecorator =>
+  ValidateBy({
+    name: 'isQueryInteger',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max,
+      defaultMessage: () => message,
+    },
+  });
+
 /** Refuses a number below 0. */
 export const NotNegative = (): PropertyDecorator =>
   NumberRule('notNegative', (value) => (value < 0 ? 'must not be negative' : undefined));
@@ -125,6 +141,17 @@ export function EachElement(name: string, problem: ElementProblem): PropertyDeco
     },
   });
 }
+
+/**
+ * Each element of a list of nested objects is an object. `ValidateNested` takes an element that
+ * is itself an array for a list of objects, so `[[]]` would pass it with nothing checked, and
+ * its fields would be read as undefined: a client mistake must be a 400 naming the element
+ * (docs/behaviour.md section 2). `null` and scalars are named by `ValidateNested` already.
+ */
+export const EachElementIsObject = (): PropertyDecorator =>
+  EachElement('isObjectElement', (element) =>
+    Array.isArray(element) ? 'must be an object, not an array' : undefined,
+  );
 
 /** The violations of an element rule named `rule`, or undefined when `rule` is not one. */
 export function elementViolations(

@@ -106,9 +106,13 @@ export class EventsService implements OnModuleDestroy {
     if (this.stopping) throw new FeedStoppingError();
     const max = this.config.EVENTS_MAX_STREAMS;
     if (this.streams.size >= max) throw new TooManyStreamsError(max);
+    // An empty Last-Event-ID names no event (a stream's empty `id:` leaves its client with
+    // none): it is absent, so `since`, else the newest, says where to start
+    // (docs/extensions.md section 8).
+    const resumeAfter = lastEventId?.trim() || undefined;
     const from =
-      lastEventId !== undefined
-        ? await this.checkedPosition(lastEventId.trim(), 'Last-Event-ID')
+      resumeAfter !== undefined
+        ? await this.checkedPosition(resumeAfter, 'Last-Event-ID')
         : query.since !== undefined
           ? await this.checkedPosition(query.since, 'since')
           : (await this.events.bounds()).newest;

@@ -13,9 +13,23 @@ const joinPath = (parent: string, property: string): string => {
  * its field. A missing required value says only that; an element rule names each element.
  */
 export function toViolations(errors: ValidationError[], parent = ''): FieldViolation[] {
+  // Two rules may say the same of one field (a number that is not finite is neither a number
+  // nor within its range): each problem is named once.
+  const seen = new Set<string>();
+  return allViolations(errors, parent).filter(({ field, message }) => {
+    const key = JSON.stringify([field, message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function allViolations(errors: ValidationError[], parent: string): FieldViolation[] {
   return errors.flatMap((error) => {
     const field = joinPath(parent, error.property) || 'body';
-    return [...ownViolations(error, field), ...toViolations(error.children ?? [], field)];
+    // The fields read inside a value that should have been a list say nothing more of it.
+    const children = error.constraints?.isArray === undefined ? (error.children ?? []) : [];
+    return [...ownViolations(error, field), ...allViolations(children, field)];
   });
 }
 
@@ -23,6 +37,9 @@ function ownViolations(error: ValidationError, field: string): FieldViolation[] 
   const constraints = error.constraints ?? {};
   const required = constraints[REQUIRED_RULE];
   if (required !== undefined) return [{ field, message: required }];
+  // A value that is not a list is only that: not also too long, nor empty.
+  const notAList = constraints.isArray;
+  if (notAList !== undefined) return [{ field, message: notAList }];
   const value: unknown = (error.target as Record<string, unknown> | undefined)?.[error.property];
   return Object.entries(constraints).flatMap(
     ([rule, message]) => elementViolations(rule, value, field) ?? [{ field, message }],

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsOptional, IsString, Length } from 'class-validator';
+import { IsQueryInteger } from '../common/validators';
 
 /** `limit` as written: digits only (`1.5`, `1e2`, `abc` and an empty value are refused). */
 const digits = ({ value }: { value: unknown }): unknown =>
@@ -12,9 +13,7 @@ export class PageQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000 })
   @IsOptional()
   @Transform(digits)
-  @IsInt({ message: 'limit must be an integer from 1 to 1000' })
-  @Min(1)
-  @Max(1000)
+  @IsQueryInteger(1, 1000, 'limit must be an integer from 1 to 1000')
   limit?: number;
 
   /** Where the previous page ended: its `continuationToken`, as the service issued it. */

@@ -223,11 +223,23 @@ export class StreamsRepository {
    * key changes) until the transaction ends.
    */
   async lockExisting(streams: { scope: string; stream: string }[]): Promise<Set<string>> {
+    return this.existing(streams, 'FOR KEY SHARE OF s');
+  }
+
+  /** Which of `streams` exist now, as scoped names, without locking them (a dry run's read). */
+  async findExisting(streams: { scope: string; stream: string }[]): Promise<Set<string>> {
+    return this.existing(streams, '');
+  }
+
+  private async existing(
+    streams: { scope: string; stream: string }[],
+    lock: string,
+  ): Promise<Set<string>> {
     const found = await this.db.tx.query<{ name: string }[]>(
       `SELECT s.scope_name || '/' || s.name AS name FROM streams s
          JOIN unnest($1::text[], $2::text[]) AS r (stream_scope, stream_name)
            ON s.scope_name = r.stream_scope AND s.name = r.stream_name
-       FOR KEY SHARE OF s`,
+       ${lock}`,
       [streams.map((r) => r.scope), streams.map((r) => r.stream)],
     );
     return new Set(found.map((row) => row.name));

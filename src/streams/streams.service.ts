@@ -111,6 +111,11 @@ export class StreamsService {
     return this.streams.lockExisting(streams);
   }
 
+  /** Which of `streams` exist, as scoped names ("scope/stream"), without locking them. */
+  findExisting(streams: { scope: string; stream: string }[]): Promise<Set<string>> {
+    return this.streams.findExisting(streams);
+  }
+
   /**
    * A page of the streams, or all of them, read in batches while the answer is sent. Only an
    * empty read asks whether the scope exists.

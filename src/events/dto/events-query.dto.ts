@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { IsScopeName } from '../../common/validators';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { IsQueryInteger, IsScopeName } from '../../common/validators';
 
 /** Digits only (`1.5`, `1e2`, `abc` and an empty value are refused). */
 const digits = ({ value }: { value: unknown }): unknown =>
@@ -28,17 +28,13 @@ export class EventsQueryDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
   @IsOptional()
   @Transform(digits)
-  @IsInt({ message: 'limit must be an integer from 1 to 1000' })
-  @Min(1, { message: 'limit must be an integer from 1 to 1000' })
-  @Max(1000, { message: 'limit must be an integer from 1 to 1000' })
+  @IsQueryInteger(1, 1000, 'limit must be an integer from 1 to 1000')
   limit?: number;
 
   /** With `since`: seconds (0 to 60) an empty answer waits for the first event. */
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 60, default: 0 })
   @IsOptional()
   @Transform(digits)
-  @IsInt({ message: 'wait must be a whole number of seconds from 0 to 60' })
-  @Min(0, { message: 'wait must be a whole number of seconds from 0 to 60' })
-  @Max(60, { message: 'wait must be a whole number of seconds from 0 to 60' })
+  @IsQueryInteger(0, 60, 'wait must be a whole number of seconds from 0 to 60')
   wait?: number;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsNumber, ValidateNested } from 'class-validator';
-import { EachElement, IsRequired, NumberRule } from '../../common/validators';
+import { EachElement, EachElementIsObject, IsRequired, NumberRule } from '../../common/validators';
 import { ApiDouble } from '../../openapi/api-formats';
 import { MAX_NEW_RANGES, overlappingRanges, repeatedElements } from '../manual-scale';
 import { MAX_SEGMENT_NUMBER } from '../segment-number';
@@ -79,6 +79,7 @@ export class ScaleStreamDto {
   @ArrayNotEmpty({ message: 'must hold at least one range' })
   @ArrayMaxSize(MAX_NEW_RANGES, { message: `must hold at most ${MAX_NEW_RANGES} ranges` })
   @ValidateNested({ each: true })
+  @EachElementIsObject()
   @Type(() => KeyRangeDto)
   @EachElement('isDisjointRange', (_element, index, all) => {
     const other = overlapsIn(all).get(index);
