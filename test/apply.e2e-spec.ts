@@ -424,6 +424,15 @@ describe('Declarative apply (e2e)', () => {
     expect(dryRun.body.errors).toEqual([
       { field: 'dryRun', message: 'dryRun must be true or false' },
     ]);
+    // A mistyped dryRun is refused, not dropped: dropped, the apply would change what it plans.
+    const mistyped = await t.http
+      .post('/v1/apply?dryrun=true&dryRun=true&prune=true')
+      .send({ scopes: [{ scopeName: uniqueName('typo') }] })
+      .expect(400);
+    expect(mistyped.body.errors).toEqual([
+      { field: 'dryrun', message: 'dryrun is not a parameter of this operation' },
+      { field: 'prune', message: 'prune is not a parameter of this operation' },
+    ]);
     // The rest of the API keeps its own limit and JSON only.
     await t.http
       .post('/v1/scopes')

@@ -401,6 +401,19 @@ describe('Segments and manual scaling (e2e)', () => {
         ]);
       });
 
+      it('refuses a query parameter it does not know, so a mistyped dryRun changes nothing', async () => {
+        const name = await stream(4);
+        const before = await rowsOf(name);
+        const res = await scale(name, SPLIT_1_AND_2, '?dryrun=true');
+        expect([res.status, res.body.code, res.body.errors]).toEqual([
+          400,
+          'INVALID_REQUEST',
+          [{ field: 'dryrun', message: 'dryrun is not a parameter of this operation' }],
+        ]);
+        expect(await rowsOf(name)).toEqual(before);
+        await scale(name, SPLIT_1_AND_2, '?dryRun=true').expect(200);
+      });
+
       it('answers 400 before 404: a bad body for a missing scope or stream', async () => {
         const res = await t.http
           .post(`/v1/scopes/${uniqueName('none')}/streams/none/scale`)

@@ -21,7 +21,7 @@ import type { ApplyAnswer } from './plan-answer';
 import { ApplyDocumentDto } from './apply-document.dto';
 import { ApplyService } from './apply.service';
 import { ApplyAnswerDto } from './dto/apply-answer.dto';
-import { ApplyQueryDto } from './dto/apply-query.dto';
+import { DryRunQueryDto } from '../common/dry-run-query.dto';
 
 /** Where documents are applied; the request pipeline gives this path its own body limit. */
 export const APPLY_PATH = 'v1/apply';
@@ -53,7 +53,7 @@ export class ApplyController {
   applyDocument(
     @RequestActor() actor: Actor,
     @RequestAccess() access: Principal | undefined,
-    @Query() query: ApplyQueryDto,
+    @Query() query: DryRunQueryDto,
     @IfMatch() ifMatch: TagCondition | undefined,
     @Body() body: unknown,
   ): Promise<ApplyAnswer> {

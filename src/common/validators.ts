@@ -166,3 +166,19 @@ export function elementViolations(
     return message ? [{ field: `${field}[${i}]`, message }] : [];
   });
 }
+
+const REFUSES_UNKNOWN_PARAMETERS = Symbol('refusesUnknownParameters');
+
+/**
+ * Marks a query DTO whose unknown parameters are refused with a 400 naming each, where other
+ * queries drop them (the contract's routes ignore what they do not know).
+ */
+export const RefusesUnknownParameters =
+  (): ClassDecorator =>
+  (target): void => {
+    Reflect.defineMetadata(REFUSES_UNKNOWN_PARAMETERS, true, target);
+  };
+
+/** Whether `dto`'s class refuses unknown parameters ({@link RefusesUnknownParameters}). */
+export const refusesUnknownParameters = (dto: object): boolean =>
+  Reflect.getMetadata(REFUSES_UNKNOWN_PARAMETERS, dto.constructor) === true;

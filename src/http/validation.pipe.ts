@@ -1,7 +1,8 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
 import { DomainError, FieldViolation, InvalidRequestError } from '../common/domain-error';
 import { canExist } from '../common/names';
-import { elementViolations, REQUIRED_RULE } from '../common/validators';
+import { elementViolations, refusesUnknownParameters, REQUIRED_RULE } from '../common/validators';
 
 const joinPath = (parent: string, property: string): string => {
   if (/^\d+$/.test(property)) return `${parent}[${property}]`;
@@ -37,6 +38,9 @@ function ownViolations(error: ValidationError, field: string): FieldViolation[] 
   const constraints = error.constraints ?? {};
   const required = constraints[REQUIRED_RULE];
   if (required !== undefined) return [{ field, message: required }];
+  if (constraints.whitelistValidation !== undefined) {
+    return [{ field, message: `${field} is not a parameter of this operation` }];
+  }
   // A value that is not a list is only that: not also too long, nor empty.
   const notAList = constraints.isArray;
   if (notAList !== undefined) return [{ field, message: notAList }];
@@ -91,5 +95,15 @@ export class RequestValidationPipe extends ValidationPipe {
       throw new NameNotFoundError(code, metadata.data!);
     }
     return super.transform(value, metadata) as Promise<unknown>;
+  }
+
+  protected override validate(
+    object: object,
+    options?: ValidatorOptions,
+  ): ReturnType<ValidationPipe['validate']> {
+    return super.validate(
+      object,
+      refusesUnknownParameters(object) ? { ...options, forbidNonWhitelisted: true } : options,
+    );
   }
 }

@@ -10,7 +10,7 @@ import type { TagCondition } from '../conditional/entity-tag';
 import type { Tagged } from '../conditional/resource-version';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import { ApiProblemCodes, ApiProblemResponses } from '../openapi/api-problem-responses';
-import { ScaleQueryDto } from '../scaling/dto/scale-query.dto';
+import { DryRunQueryDto } from '../common/dry-run-query.dto';
 import { ScaleStreamResultDto } from '../scaling/dto/scale-stream-result.dto';
 import { ScaleStreamDto } from '../scaling/dto/scale-stream.dto';
 import { SegmentDetailDto } from '../scaling/dto/segment-detail.dto';
@@ -52,7 +52,7 @@ export class SegmentsController {
     @RequestActor() actor: Actor,
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
-    @Query() query: ScaleQueryDto,
+    @Query() query: DryRunQueryDto,
     @Body() body: ScaleStreamDto,
     @IfMatch() condition: TagCondition | undefined,
   ): Promise<Tagged<ScaleStreamResultDto>> {

@@ -3921,7 +3921,7 @@ export interface operations {
     scaleStream: {
         parameters: {
             query?: {
-                /** @description `true`: answer what the scale would do, and change nothing. */
+                /** @description `true`: answer what the operation would do, and change nothing. */
                 dryRun?: boolean;
             };
             header?: {
@@ -5988,7 +5988,7 @@ export interface operations {
     applyDocument: {
         parameters: {
             query?: {
-                /** @description `true`: plan only and change nothing. */
+                /** @description `true`: answer what the operation would do, and change nothing. */
                 dryRun?: boolean;
             };
             header?: {
