@@ -239,6 +239,11 @@ describe('The change feed (e2e)', () => {
     ['since=0&limit=1&limit=2', 'limit', 'limit must be an integer from 1 to 1000'],
     ['since=0&wait=-1', 'wait', 'wait must be a whole number of seconds from 0 to 60'],
     ['since=0&wait=1.5', 'wait', 'wait must be a whole number of seconds from 0 to 60'],
+    ...['99999999999999999999', '9223372036854775808', '-1'].map((since) => [
+      `since=${since}`,
+      'since',
+      'since must be an event id: a decimal integer from 0 to 9223372036854775807',
+    ]),
   ])('names the problem of %s once', async (query, field, message) => {
     const res = await t.http.get(`/v1/events?${query}`).set(PROBLEM_HEADERS);
     expect({ status: res.status, body: res.body }).toEqual({

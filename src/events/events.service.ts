@@ -5,7 +5,7 @@ import type { StoredEvent } from './change-event';
 import { EventStream, StreamSource } from './event-stream';
 import { EventsRepository } from './events.repository';
 import { FeedPositionExpiredError, FeedStoppingError, TooManyStreamsError } from './events.errors';
-import { parsePosition, positionProblem } from './feed-position';
+import { parsePosition, POSITION_RULE, positionProblem } from './feed-position';
 import { FeedTail } from './feed-tail.service';
 import type { FeedViewer } from './feed-viewer';
 import { visibleTo } from './feed-viewer';
@@ -144,7 +144,7 @@ export class EventsService implements OnModuleDestroy {
   private async checkedPosition(text: string, field: string): Promise<bigint> {
     const since = parsePosition(text);
     if (since === undefined) {
-      throw InvalidRequestError.of(field, `${field} must be an event id: a decimal integer from 0`);
+      throw InvalidRequestError.of(field, `${field} must be ${POSITION_RULE}`);
     }
     const bounds = await this.events.bounds();
     const problem = positionProblem(since, bounds);

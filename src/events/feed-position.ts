@@ -10,6 +10,9 @@
 
 const INT64_MAX = 9_223_372_036_854_775_807n;
 
+/** What a position must be, in the words of a 400 (or of the CLI's usage error). */
+export const POSITION_RULE = `an event id: a decimal integer from 0 to ${INT64_MAX}`;
+
 /** A position as a client writes it: a decimal int64 (`0` is before every event). */
 export function parsePosition(text: string): bigint | undefined {
   if (!/^\d{1,19}$/.test(text)) return undefined;

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { call } from '../client';
 import type { Context } from '../context';
 import { action } from './action';
+import { POSITION_RULE } from '../../events/feed-position';
 import { CliError, Exit, usageError } from '../exit-codes';
 import type { components } from '../generated/api';
 
@@ -49,7 +50,7 @@ export function watchCommand(): Command {
 async function watch(ctx: Context, options: Record<string, unknown>): Promise<void> {
   const since = options.since as string | undefined;
   if (since !== undefined && !/^\d{1,19}$/.test(since)) {
-    throw usageError('--since must be an event id: a decimal integer from 0');
+    throw usageError(`--since must be ${POSITION_RULE}`);
   }
   const json = ctx.format !== 'table';
   const wait = Math.max(0, Math.min(MAX_WAIT_S, Math.floor(ctx.options.timeout / 1000) - 5));

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { IsQueryInteger, IsScopeName } from '../../common/validators';
+import { POSITION_RULE } from '../feed-position';
 
 /** Digits only (`1.5`, `1e2`, `abc` and an empty value are refused). */
 const digits = ({ value }: { value: unknown }): unknown =>
@@ -16,7 +17,7 @@ export class EventsQueryDto {
   @ApiPropertyOptional({ type: 'string', pattern: '^[0-9]{1,19}$', example: '42' })
   @IsOptional()
   @IsString()
-  @Matches(/^\d{1,19}$/, { message: 'since must be an event id: a decimal integer from 0' })
+  @Matches(/^\d{1,19}$/, { message: `since must be ${POSITION_RULE}` })
   since?: string;
 
   /** Only the events of this scope (the scope's own, its streams' and its reader groups'). */
