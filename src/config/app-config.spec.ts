@@ -115,6 +115,21 @@ describe('loadConfig', () => {
     }
   });
 
+  it('says that a number setting must be an integer when it is not one, and its bound when it is', () => {
+    expect(problemsOf({ PORT: 'ten', DB_POOL_SIZE: '1.5', EVENTS_SLOW_CLIENT_MS: '' })).toEqual([
+      'PORT must be an integer number (got "ten")',
+      'DB_POOL_SIZE must be an integer number (got "1.5")',
+      'EVENTS_SLOW_CLIENT_MS must be an integer number (got "")',
+    ]);
+    expect(problemsOf({ PORT: '70000', DB_POOL_SIZE: '-1' })).toEqual([
+      'PORT must not be greater than 65535 (got "70000")',
+      'DB_POOL_SIZE must not be less than 1 (got "-1")',
+    ]);
+    expect(problemsOf({ AUTH_OIDC_CLOCK_TOLERANCE_S: 'x' })).toEqual([
+      'AUTH_OIDC_CLOCK_TOLERANCE_S must be a whole number of seconds (got "x")',
+    ]);
+  });
+
   it('lists every problem at once', () => {
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });

@@ -470,8 +470,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv): AppConfig {
     Object.entries(env).filter(([key, value]) => known.includes(key) && value !== undefined),
   );
   const config = plainToInstance(AppConfig, present);
-  for (const error of validateSync(config, { stopAtFirstError: true })) {
-    for (const message of Object.values(error.constraints ?? {})) {
+  for (const error of validateSync(config)) {
+    // One message per setting. A value that is not a whole number fails its bounds as well, and
+    // the bounds run first: say what is wrong with it ("must be an integer"), not that `ten` is
+    // "greater than 65535".
+    const { isInt, ...others } = error.constraints ?? {};
+    const message = isInt ?? Object.values(others)[0];
+    if (message !== undefined) {
       problems.push(
         SECRET_SETTINGS.includes(error.property)
           ? message
