@@ -190,6 +190,27 @@ describe('loadConfig', () => {
       ]);
     });
 
+    it('refuses an sslmode the driver does not know, echoing only the mode', () => {
+      const url = 'postgres://app:s3cret@db:5432/x';
+      for (const mode of ['disable', 'require', 'verify-full', 'no-verify']) {
+        expect(problemsOf({ DATABASE_URL: `${url}?sslmode=${mode}&sslrootcert=/ca.pem` })).toEqual(
+          [],
+        );
+      }
+      expect(problemsOf({ DATABASE_URL: `${url}?sslmode=disabled` })).toEqual([
+        'DATABASE_URL has sslmode=disabled: sslmode must be one of disable, prefer, require, ' +
+          'verify-ca, verify-full, no-verify',
+      ]);
+      expect(
+        problemsOf({
+          DATABASE_URL_FILE: file('sslmode', `${url}?sslrootcert=/ca.pem&sslmode=verify_full`),
+        }),
+      ).toEqual([
+        'DATABASE_URL has sslmode=verify_full: sslmode must be one of disable, prefer, require, ' +
+          'verify-ca, verify-full, no-verify',
+      ]);
+    });
+
     it('never echoes an invalid secret', () => {
       const path = file('invalid', 'mysql://app:s3cret@db/x');
       expect(problemsOf({ DATABASE_URL_FILE: path })).toEqual([
