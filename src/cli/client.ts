@@ -95,11 +95,16 @@ function problemOf(error: unknown): Partial<Problem> {
 /** A failed answer as a CliError: the problem document's words, the status's exit code. */
 export function answerError(response: Response, error: unknown): CliError {
   const problem = problemOf(error);
-  const message =
+  let message =
     problem.detail ??
     (typeof error === 'string' && error.trim() ? error.trim() : undefined) ??
     `${response.status} ${response.statusText}`.trim();
-  const details = (problem.errors ?? []).map((e) => `${e.field}: ${e.message}`);
+  let details = (problem.errors ?? []).map((e) => `${e.field}: ${e.message}`);
+  // A 400's detail is often its invalid fields joined: say each once, not the line and the list.
+  if (details.length > 0 && details.join('; ') === message) {
+    if (details.length === 1) details = [];
+    else message = problem.title ?? `${response.status} ${response.statusText}`.trim();
+  }
   const conflicts = (error as { conflicts?: { resource: string; message?: string }[] })?.conflicts;
   for (const c of Array.isArray(conflicts) ? conflicts : []) {
     details.push(c.message ? `${c.resource}: ${c.message}` : c.resource);
