@@ -127,6 +127,24 @@ describe('tributary watch (e2e)', () => {
     expect(watch.lines[1]).toMatch(/createStream {2}prn::\/scope:w2\/stream:s3/);
   });
 
+  it('with a --timeout too short for a long poll, asks about once a second, not in a loop', async () => {
+    const url = `http://127.0.0.1:${port}`;
+    const asked = async (): Promise<number> => {
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      const line = /^http_requests_total\{[^}]*operation="listEvents",status="200"\} (\d+)$/m;
+      return Number(line.exec(metrics)?.[1] ?? 0);
+    };
+    const before = await asked();
+    const watch = new Watcher(['--url', url, 'watch', '--timeout', '2000']);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await post(url, '/v1/scopes', { scopeName: 'w3' });
+    await watch.until(1);
+    expect(await watch.stop()).toBe(0);
+    // The position, then about one poll a second for 3 s (it was some 300 a second).
+    expect(await asked()).toBeLessThanOrEqual(before + 8);
+    expect(watch.lines).toEqual([expect.stringContaining('"resource":"prn::/scope:w3"')]);
+  });
+
   it('exits with the code of a refusal: a position beyond the newest, a malformed one', async () => {
     const url = `http://127.0.0.1:${port}`;
     const beyond = await tributary(['--url', url, 'watch', '--since', '999999']);
