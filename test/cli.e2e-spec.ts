@@ -362,6 +362,23 @@ describe('tributary CLI (e2e)', () => {
       expect(run.stdout).toContain('readergroups');
     });
 
+    it('takes the API address (with /v1) as the service, and refuses a URL without a scheme', async () => {
+      expect(
+        json(await tributary(['--url', `${service.baseUrl}/v1/`, 'scopes', 'create', 'v1url'])),
+      ).toEqual({ scopeName: 'v1url' });
+      const host = `localhost:${new URL(service.baseUrl).port}`;
+      expect(await tributary(['--url', host, 'scopes', 'list'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: --url ${host} is not an http:// or https:// URL: give one like http://localhost:9091\n`,
+      });
+      expect(await tributary(['scopes', 'list'], { env: { TRIBUTARY_URL: 'not a url' } })).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'error: --url not a url is not a URL: give one like http://localhost:9091\n',
+      });
+    });
+
     it('exits 6 when nothing listens at the URL', async () => {
       const port = await freePort();
       const run = await tributary(['--url', `http://127.0.0.1:${port}`, 'scopes', 'list']);

@@ -27,14 +27,32 @@ function readCa(file: string): Buffer {
   }
 }
 
-/** A client typed from the committed OpenAPI document; undici carries the TLS trust and timeouts. */
-export function connect(connection: Connection): Api {
+/**
+ * The base of the API's paths from `--url`: the service's address, as docs/extensions.md section
+ * 6 has it (`http://localhost:9091`). Without a scheme (`localhost:9091`) it is a usage error, not
+ * an unreachable service; the API's own address, the `/v1` the service's ready line names, means
+ * the service (every path starts with `/v1` already: `/v1/v1/scopes` would be a 404).
+ */
+export function serviceBase(url: string): string {
   let base: URL;
   try {
-    base = new URL(connection.url);
+    base = new URL(url);
   } catch {
-    throw usageError(`--url ${connection.url} is not a URL`);
+    throw usageError(`--url ${url} is not a URL: give one like ${EXAMPLE_URL}`);
   }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw usageError(
+      `--url ${url} is not an http:// or https:// URL: give one like ${EXAMPLE_URL}`,
+    );
+  }
+  return base.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+const EXAMPLE_URL = 'http://localhost:9091';
+
+/** A client typed from the committed OpenAPI document; undici carries the TLS trust and timeouts. */
+export function connect(connection: Connection): Api {
+  const base = serviceBase(connection.url);
   const dispatcher = new Agent({
     connect: {
       timeout: connection.timeoutMs,
@@ -54,7 +72,7 @@ export function connect(connection: Connection): Api {
   }
   if (credentials.kind === 'token') headers.Authorization = `Bearer ${credentials.token}`;
   const client = createClient<ApiPaths>({
-    baseUrl: base.toString().replace(/\/+$/, ''),
+    baseUrl: base,
     headers,
     Request: UndiciRequest as unknown as typeof Request,
     fetch: (request) =>
