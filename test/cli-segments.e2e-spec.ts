@@ -146,6 +146,7 @@ describe('tributary streams scale and segments (e2e)', () => {
       ['--seal', 'a', '--range', '0:0.25'],
       ['--seal', '0', '--range', '0.25'],
       ['--seal', '0', '--range', 'x:1'],
+      ['--seal', '0', '--range', '0:0x1'],
     ]) {
       const run = await cli(['streams', 'scale', 'cs', name, ...args]);
       expect([args, run.code, run.stdout]).toEqual([args, 1, '']);
