@@ -379,6 +379,30 @@ describe('tributary CLI (e2e)', () => {
       });
     });
 
+    it.each([[['streams', 'scale']], [['streams', 'segments']], [['watch']], [['whoami']]])(
+      '%j --help lists the options every command takes too',
+      async (command) => {
+        const run = await tributary([...command, '--help']);
+        const lines = run.stdout.split('\n');
+        const globals = lines.slice(lines.indexOf('Global Options:') + 1);
+        expect({
+          code: run.code,
+          stderr: run.stderr,
+          usage: lines[0],
+          globals: globals.filter((l) => /^ {2}(--url|-o,|--token) /.test(l)),
+        }).toEqual({
+          code: 0,
+          stderr: '',
+          usage: expect.stringMatching(`^Usage: tributary ${command.join(' ')} `) as unknown,
+          globals: [
+            '  --url <url>               the service (default: "http://localhost:9091", env:',
+            '  --token <jwt>             a bearer token (env: TRIBUTARY_TOKEN)',
+            '  -o, --output <format>     output format (default: table on a terminal, else',
+          ],
+        });
+      },
+    );
+
     it('exits 6 when nothing listens at the URL', async () => {
       const port = await freePort();
       const run = await tributary(['--url', `http://127.0.0.1:${port}`, 'scopes', 'list']);

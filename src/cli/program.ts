@@ -67,6 +67,9 @@ export function buildProgram(): Command {
   const program = globalOptions(new Command('tributary'))
     .description('Command-line client of Tributary and of any controller speaking the /v1 contract')
     .exitOverride()
+    // `tributary <command> --help` lists the options (README, Command-line client), and the
+    // options every command takes (-o, --url, credentials) are among them.
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(add --help for usage)');
   for (const command of [
     scopesCommand(),
