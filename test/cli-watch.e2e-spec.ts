@@ -145,6 +145,22 @@ describe('tributary watch (e2e)', () => {
     expect(watch.lines).toEqual([expect.stringContaining('"resource":"prn::/scope:w3"')]);
   });
 
+  it('ends quietly, exit 0, when whoever reads its output stops reading (watch | head -1)', async () => {
+    const url = `http://127.0.0.1:${port}`;
+    await post(url, '/v1/scopes', { scopeName: 'w4' });
+    const child = spawn(process.execPath, [CLI, '--url', url, 'watch', '--since', '0'], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.stdout.destroy();
+    await post(url, '/v1/scopes', { scopeName: 'w5' });
+    expect({ code: await exited, stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   it('exits with the code of a refusal: a position beyond the newest, a malformed one', async () => {
     const url = `http://127.0.0.1:${port}`;
     const beyond = await tributary(['--url', url, 'watch', '--since', '999999']);
