@@ -403,6 +403,17 @@ describe('tributary CLI (e2e)', () => {
       },
     );
 
+    it('says so when an https:// URL names a service that speaks http://', async () => {
+      const https = service.baseUrl.replace(/^http:/, 'https:');
+      expect(await tributary(['--url', https, 'scopes', 'list'])).toEqual({
+        code: 6,
+        stdout: '',
+        stderr:
+          `error: cannot reach ${https}: it does not answer with TLS (does it speak http://?) ` +
+          '(ERR_SSL_WRONG_VERSION_NUMBER)\n',
+      });
+    });
+
     it('exits 6 when nothing listens at the URL', async () => {
       const port = await freePort();
       const run = await tributary(['--url', `http://127.0.0.1:${port}`, 'scopes', 'list']);

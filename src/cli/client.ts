@@ -99,7 +99,11 @@ export function connect(connection: Connection): Api {
 /** Why a request never got an answer, in a person's words. */
 function unreachable(url: string, error: unknown): CliError {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const reason = cause?.message ?? (error as Error).message;
+  // An https:// URL of a service that speaks HTTP: OpenSSL's own words name a record layer.
+  const reason =
+    cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER'
+      ? 'it does not answer with TLS (does it speak http://?)'
+      : (cause?.message ?? (error as Error).message).trim();
   return new CliError(
     `cannot reach ${url}: ${reason}${cause?.code ? ` (${cause.code})` : ''}`,
     Exit.unavailable,
