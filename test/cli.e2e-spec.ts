@@ -414,6 +414,20 @@ describe('tributary CLI (e2e)', () => {
       });
     });
 
+    it('says once what is wrong with a limit that is not in 1..1000', async () => {
+      for (const limit of ['-1', 'x', '0']) {
+        expect(await cli(['audit', '--limit', limit])).toEqual({
+          code: limit === 'x' ? 1 : 5,
+          stdout: '',
+          stderr:
+            limit === 'x'
+              ? "error: option '--limit <n>' argument 'x' is invalid. must be a whole number\n" +
+                '(add --help for usage)\n'
+              : `error: limit: limit must ${limit === '0' ? 'not be less than 1' : 'be an integer from 1 to 1000'}\n`,
+        });
+      }
+    });
+
     it('exits 6 when nothing listens at the URL', async () => {
       const port = await freePort();
       const run = await tributary(['--url', `http://127.0.0.1:${port}`, 'scopes', 'list']);

@@ -23,9 +23,16 @@ function ownViolations(error: ValidationError, field: string): FieldViolation[] 
   const constraints = error.constraints ?? {};
   const required = constraints[REQUIRED_RULE];
   if (required !== undefined) return [{ field, message: required }];
+  // A value that is not an integer breaks its bounds too (`limit=-1` is no number to class-
+  // validator): that it is not one is the whole story, not "must not be greater than 1000".
+  if (constraints.isInt !== undefined) return [{ field, message: constraints.isInt }];
   const value: unknown = (error.target as Record<string, unknown> | undefined)?.[error.property];
-  return Object.entries(constraints).flatMap(
+  const violations = Object.entries(constraints).flatMap(
     ([rule, message]) => elementViolations(rule, value, field) ?? [{ field, message }],
+  );
+  // Rules that share a message (the change feed's limit) say it once.
+  return violations.filter(
+    (v, i) => violations.findIndex((w) => w.field === v.field && w.message === v.message) === i,
   );
 }
 
