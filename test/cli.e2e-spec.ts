@@ -428,6 +428,16 @@ describe('tributary CLI (e2e)', () => {
       }
     });
 
+    it.each(['0', '-5'])('refuses --timeout %s as a usage error', async (timeout) => {
+      expect(await cli(['scopes', 'list', '--timeout', timeout])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `error: option '--timeout <ms>' argument '${timeout}' is invalid. must be a whole ` +
+          'number from 1\n(add --help for usage)\n',
+      });
+    });
+
     it('exits 6 when nothing listens at the URL', async () => {
       const port = await freePort();
       const run = await tributary(['--url', `http://127.0.0.1:${port}`, 'scopes', 'list']);

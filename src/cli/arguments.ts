@@ -8,6 +8,13 @@ export function integer(value: string): number {
   return n;
 }
 
+/** A whole number from 1 (`--timeout`: 0 or less would never, or at once, give up). */
+export function positiveInteger(value: string): number {
+  const n = integer(value);
+  if (n < 1) throw new InvalidArgumentError('must be a whole number from 1');
+  return n;
+}
+
 /** A moment as milliseconds since 1970 or an ISO 8601 date (`2026-01-31T12:00:00Z`). */
 export function instant(value: string): number {
   if (/^\d+$/.test(value)) return integer(value);

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { integer } from './arguments';
+import { positiveInteger } from './arguments';
 import { applyCommand } from './commands/apply';
 import { explainCommand, whoamiCommand } from './commands/auth';
 import { exportCommand } from './commands/export';
@@ -47,7 +47,7 @@ function globalOptions(program: Command): Command {
     )
     .addOption(
       new Option('--timeout <ms>', 'give up on a silent service after this long')
-        .argParser(integer)
+        .argParser(positiveInteger)
         .default(30_000),
     );
 }
