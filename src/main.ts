@@ -5,7 +5,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module';
 import { APPLICATION_OPTIONS, configureApp, createHttpAdapter } from './app.setup';
-import { AppConfig, InvalidConfigError, loadConfig } from './config/app-config';
+import { AppConfig, InvalidConfigError, loadConfig, LOG_FORMATS } from './config/app-config';
 import { DatabaseServer } from './database/database-server';
 import { createLogger } from './logging/logger';
 import { NestPinoLogger } from './logging/nest-logger';
@@ -19,10 +19,9 @@ function readConfig(): AppConfig {
     return loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof InvalidConfigError)) throw error;
-    createLogger('log', undefined, process.env.LOG_FORMAT === 'json' ? 'json' : undefined).fatal(
-      { context: 'Config' },
-      error.message,
-    );
+    // LOG_FORMAT as the person asked for it, either way, even when another setting is invalid.
+    const format = LOG_FORMATS.find((f) => f === process.env.LOG_FORMAT?.trim());
+    createLogger('log', undefined, format).fatal({ context: 'Config' }, error.message);
     process.exit(1);
   }
 }

@@ -146,6 +146,7 @@ describe('tributary streams scale and segments (e2e)', () => {
       ['--seal', 'a', '--range', '0:0.25'],
       ['--seal', '0', '--range', '0.25'],
       ['--seal', '0', '--range', 'x:1'],
+      ['--seal', '0', '--range', '0:0x1'],
     ]) {
       const run = await cli(['streams', 'scale', 'cs', name, ...args]);
       expect([args, run.code, run.stdout]).toEqual([args, 1, '']);
@@ -168,6 +169,40 @@ describe('tributary streams scale and segments (e2e)', () => {
       expect([args, run.code, run.stdout]).toEqual([args, code, '']);
       expect(run.stderr).toContain(words);
     }
+    // A 400's invalid fields are said once each: alone, or under the problem's title.
+    const backwards = await cli([
+      'streams',
+      'scale',
+      'cs',
+      name,
+      '--seal',
+      '0',
+      '--range',
+      '0.2:0.1',
+    ]);
+    expect(backwards).toEqual({
+      code: 5,
+      stdout: '',
+      stderr: 'error: newRanges[0].keyEnd: must be greater than keyStart\n',
+    });
+    const twice = await cli([
+      'streams',
+      'scale',
+      'cs',
+      name,
+      '--seal',
+      '0,0',
+      '--range',
+      '0.2:0.1',
+    ]);
+    expect(twice).toEqual({
+      code: 5,
+      stdout: '',
+      stderr:
+        'error: Bad request\n' +
+        '  sealedSegments[1]: repeats sealedSegments[0]\n' +
+        '  newRanges[0].keyEnd: must be greater than keyStart\n',
+    });
     const missing = await cli(['streams', 'scale', 'cs', 'nope', '--seal', '0', '--range', '0:1']);
     expect([missing.code, missing.stderr]).toEqual([2, 'error: Stream cs/nope does not exist\n']);
     expect((await cli(['streams', 'segments', 'nope', 'nope'])).code).toBe(2);

@@ -127,6 +127,40 @@ describe('tributary watch (e2e)', () => {
     expect(watch.lines[1]).toMatch(/createStream {2}prn::\/scope:w2\/stream:s3/);
   });
 
+  it('with a --timeout too short for a long poll, asks about once a second, not in a loop', async () => {
+    const url = `http://127.0.0.1:${port}`;
+    const asked = async (): Promise<number> => {
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      const line = /^http_requests_total\{[^}]*operation="listEvents",status="200"\} (\d+)$/m;
+      return Number(line.exec(metrics)?.[1] ?? 0);
+    };
+    const before = await asked();
+    const watch = new Watcher(['--url', url, 'watch', '--timeout', '2000']);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await post(url, '/v1/scopes', { scopeName: 'w3' });
+    await watch.until(1);
+    expect(await watch.stop()).toBe(0);
+    // The position, then about one poll a second for 3 s (it was some 300 a second).
+    expect(await asked()).toBeLessThanOrEqual(before + 8);
+    expect(watch.lines).toEqual([expect.stringContaining('"resource":"prn::/scope:w3"')]);
+  });
+
+  it('ends quietly, exit 0, when whoever reads its output stops reading (watch | head -1)', async () => {
+    const url = `http://127.0.0.1:${port}`;
+    await post(url, '/v1/scopes', { scopeName: 'w4' });
+    const child = spawn(process.execPath, [CLI, '--url', url, 'watch', '--since', '0'], {
+      env: { PATH: process.env.PATH, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.stdout.destroy();
+    await post(url, '/v1/scopes', { scopeName: 'w5' });
+    expect({ code: await exited, stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   it('exits with the code of a refusal: a position beyond the newest, a malformed one', async () => {
     const url = `http://127.0.0.1:${port}`;
     const beyond = await tributary(['--url', url, 'watch', '--since', '999999']);

@@ -362,6 +362,82 @@ describe('tributary CLI (e2e)', () => {
       expect(run.stdout).toContain('readergroups');
     });
 
+    it('takes the API address (with /v1) as the service, and refuses a URL without a scheme', async () => {
+      expect(
+        json(await tributary(['--url', `${service.baseUrl}/v1/`, 'scopes', 'create', 'v1url'])),
+      ).toEqual({ scopeName: 'v1url' });
+      const host = `localhost:${new URL(service.baseUrl).port}`;
+      expect(await tributary(['--url', host, 'scopes', 'list'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `error: --url ${host} is not an http:// or https:// URL: give one like http://localhost:9091\n`,
+      });
+      expect(await tributary(['scopes', 'list'], { env: { TRIBUTARY_URL: 'not a url' } })).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'error: --url not a url is not a URL: give one like http://localhost:9091\n',
+      });
+    });
+
+    it.each([[['streams', 'scale']], [['streams', 'segments']], [['watch']], [['whoami']]])(
+      '%j --help lists the options every command takes too',
+      async (command) => {
+        const run = await tributary([...command, '--help']);
+        const lines = run.stdout.split('\n');
+        const globals = lines.slice(lines.indexOf('Global Options:') + 1);
+        expect({
+          code: run.code,
+          stderr: run.stderr,
+          usage: lines[0],
+          globals: globals.filter((l) => /^ {2}(--url|-o,|--token) /.test(l)),
+        }).toEqual({
+          code: 0,
+          stderr: '',
+          usage: expect.stringMatching(`^Usage: tributary ${command.join(' ')} `) as unknown,
+          globals: [
+            '  --url <url>               the service (default: "http://localhost:9091", env:',
+            '  --token <jwt>             a bearer token (env: TRIBUTARY_TOKEN)',
+            '  -o, --output <format>     output format (default: table on a terminal, else',
+          ],
+        });
+      },
+    );
+
+    it('says so when an https:// URL names a service that speaks http://', async () => {
+      const https = service.baseUrl.replace(/^http:/, 'https:');
+      expect(await tributary(['--url', https, 'scopes', 'list'])).toEqual({
+        code: 6,
+        stdout: '',
+        stderr:
+          `error: cannot reach ${https}: it does not answer with TLS (does it speak http://?) ` +
+          '(ERR_SSL_WRONG_VERSION_NUMBER)\n',
+      });
+    });
+
+    it('says once what is wrong with a limit that is not in 1..1000', async () => {
+      for (const limit of ['-1', 'x', '0']) {
+        expect(await cli(['audit', '--limit', limit])).toEqual({
+          code: limit === 'x' ? 1 : 5,
+          stdout: '',
+          stderr:
+            limit === 'x'
+              ? "error: option '--limit <n>' argument 'x' is invalid. must be a whole number\n" +
+                '(add --help for usage)\n'
+              : `error: limit: limit must ${limit === '0' ? 'not be less than 1' : 'be an integer from 1 to 1000'}\n`,
+        });
+      }
+    });
+
+    it.each(['0', '-5'])('refuses --timeout %s as a usage error', async (timeout) => {
+      expect(await cli(['scopes', 'list', '--timeout', timeout])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr:
+          `error: option '--timeout <ms>' argument '${timeout}' is invalid. must be a whole ` +
+          'number from 1\n(add --help for usage)\n',
+      });
+    });
+
     it('exits 6 when nothing listens at the URL', async () => {
       const port = await freePort();
       const run = await tributary(['--url', `http://127.0.0.1:${port}`, 'scopes', 'list']);

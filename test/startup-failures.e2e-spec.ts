@@ -237,3 +237,29 @@ describe('Start-up failures of the built service: one line with the cause and th
     });
   });
 });
+
+describe('Invalid settings of the built service: every one named, in the log format asked for', () => {
+  const env = {
+    PORT: 'ten',
+    DATABASE_URL: 'postgres://app:s3cret@db.example:5432/x?sslmode=verify_full',
+  };
+  const message =
+    'Invalid configuration:\n' +
+    '  - PORT must be an integer number (got "ten")\n' +
+    '  - DATABASE_URL has sslmode=verify_full: sslmode must be one of disable, prefer, require, ' +
+    'verify-ca, verify-full, no-verify';
+
+  it('LOG_FORMAT=json', async () => {
+    const service = ServiceProcess.start({ ...env, LOG_FORMAT: 'json' });
+    expect(await service.exited()).toBe(1);
+    const lines = service.output.join('').trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([message]);
+  });
+
+  it('LOG_FORMAT=pretty, even when the output is not a terminal', async () => {
+    const service = ServiceProcess.start({ ...env, LOG_FORMAT: 'pretty' });
+    expect(await service.exited()).toBe(1);
+    const text = service.output.join('').replace(/^\[[\d:.]+\] /, '[time] ');
+    expect(text).toEqual(`[time] FATAL: [Config] ${message}\n`);
+  });
+});

@@ -8,6 +8,13 @@ export function integer(value: string): number {
   return n;
 }
 
+/** A whole number from 1 (`--timeout`: 0 or less would never, or at once, give up). */
+export function positiveInteger(value: string): number {
+  const n = integer(value);
+  if (n < 1) throw new InvalidArgumentError('must be a whole number from 1');
+  return n;
+}
+
 /** A moment as milliseconds since 1970 or an ISO 8601 date (`2026-01-31T12:00:00Z`). */
 export function instant(value: string): number {
   if (/^\d+$/.test(value)) return integer(value);
@@ -30,16 +37,20 @@ export function segmentNumbers(value: string, previous: number[] = []): number[]
   return [...previous, ...numbers];
 }
 
+/** A decimal number as a person writes a bound: `0.25`, `.25`, `1`, `2.5e-1`. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 /**
  * A key range `START:END` (`0.25:0.4`), repeatable. Its numbers are read as JSON reads them, so
  * the service compares exactly what was typed; whether they make a range is the service's to say.
+ * Only decimals: `Number` would also read `0x1` (1) or `0b1`, which are no bounds anyone means.
  */
 export function keyRange(
   value: string,
   previous: { keyStart: number; keyEnd: number }[] = [],
 ): { keyStart: number; keyEnd: number }[] {
   const bounds = value.split(':');
-  const numbers = bounds.map((bound) => (bound.trim() === '' ? NaN : Number(bound)));
+  const numbers = bounds.map((bound) => (DECIMAL.test(bound.trim()) ? Number(bound) : NaN));
   if (numbers.length !== 2 || !numbers.every(Number.isFinite)) {
     throw new InvalidArgumentError('must be START:END, two numbers, like 0.25:0.4');
   }

@@ -27,14 +27,32 @@ function readCa(file: string): Buffer {
   }
 }
 
-/** A client typed from the committed OpenAPI document; undici carries the TLS trust and timeouts. */
-export function connect(connection: Connection): Api {
+/**
+ * The base of the API's paths from `--url`: the service's address, as docs/extensions.md section
+ * 6 has it (`http://localhost:9091`). Without a scheme (`localhost:9091`) it is a usage error, not
+ * an unreachable service; the API's own address, the `/v1` the service's ready line names, means
+ * the service (every path starts with `/v1` already: `/v1/v1/scopes` would be a 404).
+ */
+export function serviceBase(url: string): string {
   let base: URL;
   try {
-    base = new URL(connection.url);
+    base = new URL(url);
   } catch {
-    throw usageError(`--url ${connection.url} is not a URL`);
+    throw usageError(`--url ${url} is not a URL: give one like ${EXAMPLE_URL}`);
   }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw usageError(
+      `--url ${url} is not an http:// or https:// URL: give one like ${EXAMPLE_URL}`,
+    );
+  }
+  return base.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
+}
+
+const EXAMPLE_URL = 'http://localhost:9091';
+
+/** A client typed from the committed OpenAPI document; undici carries the TLS trust and timeouts. */
+export function connect(connection: Connection): Api {
+  const base = serviceBase(connection.url);
   const dispatcher = new Agent({
     connect: {
       timeout: connection.timeoutMs,
@@ -54,7 +72,7 @@ export function connect(connection: Connection): Api {
   }
   if (credentials.kind === 'token') headers.Authorization = `Bearer ${credentials.token}`;
   const client = createClient<ApiPaths>({
-    baseUrl: base.toString().replace(/\/+$/, ''),
+    baseUrl: base,
     headers,
     Request: UndiciRequest as unknown as typeof Request,
     fetch: (request) =>
@@ -81,7 +99,11 @@ export function connect(connection: Connection): Api {
 /** Why a request never got an answer, in a person's words. */
 function unreachable(url: string, error: unknown): CliError {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const reason = cause?.message ?? (error as Error).message;
+  // An https:// URL of a service that speaks HTTP: OpenSSL's own words name a record layer.
+  const reason =
+    cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER'
+      ? 'it does not answer with TLS (does it speak http://?)'
+      : (cause?.message ?? (error as Error).message).trim();
   return new CliError(
     `cannot reach ${url}: ${reason}${cause?.code ? ` (${cause.code})` : ''}`,
     Exit.unavailable,
@@ -95,11 +117,16 @@ function problemOf(error: unknown): Partial<Problem> {
 /** A failed answer as a CliError: the problem document's words, the status's exit code. */
 export function answerError(response: Response, error: unknown): CliError {
   const problem = problemOf(error);
-  const message =
+  let message =
     problem.detail ??
     (typeof error === 'string' && error.trim() ? error.trim() : undefined) ??
     `${response.status} ${response.statusText}`.trim();
-  const details = (problem.errors ?? []).map((e) => `${e.field}: ${e.message}`);
+  let details = (problem.errors ?? []).map((e) => `${e.field}: ${e.message}`);
+  // A 400's detail is often its invalid fields joined: say each once, not the line and the list.
+  if (details.length > 0 && details.join('; ') === message) {
+    if (details.length === 1) details = [];
+    else message = problem.title ?? `${response.status} ${response.statusText}`.trim();
+  }
   const conflicts = (error as { conflicts?: { resource: string; message?: string }[] })?.conflicts;
   for (const c of Array.isArray(conflicts) ? conflicts : []) {
     details.push(c.message ? `${c.resource}: ${c.message}` : c.resource);

@@ -66,7 +66,18 @@ describe('segment and range options', () => {
       { keyStart: 0.4, keyEnd: 0.75 },
     ]);
     expect(keyRange('0.30000000000000004:1')).toEqual([{ keyStart: 0.1 + 0.2, keyEnd: 1 }]);
-    for (const bad of ['0.5', ':1', '0:', 'a:1', '0:1:2', '0:Infinity']) {
+    expect(keyRange('.25:2.5e-1')).toEqual([{ keyStart: 0.25, keyEnd: 0.25 }]);
+    for (const bad of [
+      '0.5',
+      ':1',
+      '0:',
+      'a:1',
+      '0:1:2',
+      '0:Infinity',
+      '0x0:1',
+      '0:0b1',
+      '0:1_0',
+    ]) {
       expect(() => keyRange(bad)).toThrow(InvalidArgumentError);
     }
   });

@@ -24,6 +24,12 @@ export async function run(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  // Whoever reads the output has stopped (`tributary watch | head -1`, a jq that exited): that
+  // ends the command quietly, as it ends any command-line tool, not with a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(Exit.ok);
+  });
   void run(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { integer } from './arguments';
+import { positiveInteger } from './arguments';
 import { applyCommand } from './commands/apply';
 import { explainCommand, whoamiCommand } from './commands/auth';
 import { exportCommand } from './commands/export';
@@ -47,7 +47,7 @@ function globalOptions(program: Command): Command {
     )
     .addOption(
       new Option('--timeout <ms>', 'give up on a silent service after this long')
-        .argParser(integer)
+        .argParser(positiveInteger)
         .default(30_000),
     );
 }
@@ -67,6 +67,9 @@ export function buildProgram(): Command {
   const program = globalOptions(new Command('tributary'))
     .description('Command-line client of Tributary and of any controller speaking the /v1 contract')
     .exitOverride()
+    // `tributary <command> --help` lists the options (README, Command-line client), and the
+    // options every command takes (-o, --url, credentials) are among them.
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(add --help for usage)');
   for (const command of [
     scopesCommand(),

@@ -115,6 +115,21 @@ describe('loadConfig', () => {
     }
   });
 
+  it('says that a number setting must be an integer when it is not one, and its bound when it is', () => {
+    expect(problemsOf({ PORT: 'ten', DB_POOL_SIZE: '1.5', EVENTS_SLOW_CLIENT_MS: '' })).toEqual([
+      'PORT must be an integer number (got "ten")',
+      'DB_POOL_SIZE must be an integer number (got "1.5")',
+      'EVENTS_SLOW_CLIENT_MS must be an integer number (got "")',
+    ]);
+    expect(problemsOf({ PORT: '70000', DB_POOL_SIZE: '-1' })).toEqual([
+      'PORT must not be greater than 65535 (got "70000")',
+      'DB_POOL_SIZE must not be less than 1 (got "-1")',
+    ]);
+    expect(problemsOf({ AUTH_OIDC_CLOCK_TOLERANCE_S: 'x' })).toEqual([
+      'AUTH_OIDC_CLOCK_TOLERANCE_S must be a whole number of seconds (got "x")',
+    ]);
+  });
+
   it('lists every problem at once', () => {
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });
@@ -172,6 +187,27 @@ describe('loadConfig', () => {
       const empty = file('empty', ' \n');
       expect(problemsOf({ DATABASE_URL_FILE: empty })).toEqual([
         `DATABASE_URL_FILE names an empty file (${empty})`,
+      ]);
+    });
+
+    it('refuses an sslmode the driver does not know, echoing only the mode', () => {
+      const url = 'postgres://app:s3cret@db:5432/x';
+      for (const mode of ['disable', 'require', 'verify-full', 'no-verify']) {
+        expect(problemsOf({ DATABASE_URL: `${url}?sslmode=${mode}&sslrootcert=/ca.pem` })).toEqual(
+          [],
+        );
+      }
+      expect(problemsOf({ DATABASE_URL: `${url}?sslmode=disabled` })).toEqual([
+        'DATABASE_URL has sslmode=disabled: sslmode must be one of disable, prefer, require, ' +
+          'verify-ca, verify-full, no-verify',
+      ]);
+      expect(
+        problemsOf({
+          DATABASE_URL_FILE: file('sslmode', `${url}?sslrootcert=/ca.pem&sslmode=verify_full`),
+        }),
+      ).toEqual([
+        'DATABASE_URL has sslmode=verify_full: sslmode must be one of disable, prefer, require, ' +
+          'verify-ca, verify-full, no-verify',
       ]);
     });
 

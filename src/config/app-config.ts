@@ -33,6 +33,20 @@ const CLAIM_PATH = /^[^\s.]+(\.[^\s.]+)*$/;
 const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/** The `sslmode` values of DATABASE_URL that the driver knows (README, TLS to PostgreSQL). */
+export const SSLMODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+
+/**
+ * What is wrong with the `sslmode` of a database URL, if anything. The driver turns TLS on for
+ * any `sslmode` it does not know (`disabled`, `verify_full`), so a misspelt one would fail later
+ * as a TLS problem, or pass as another mode. Only the mode is echoed: the URL is a secret.
+ */
+export function sslmodeProblem(url: string): string | undefined {
+  const mode = /[?&]sslmode=([^&#]*)/.exec(url)?.[1];
+  if (mode === undefined || SSLMODES.includes(mode)) return undefined;
+  return `DATABASE_URL has sslmode=${mode}: sslmode must be one of ${SSLMODES.join(', ')}`;
+}
+
 /** The service's settings, read once from the environment and validated at boot. */
 export class AppConfig {
   /** TCP port of the HTTP server (the reference controller's REST port by default). */
@@ -50,6 +64,13 @@ export class AppConfig {
   @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })
+  @ValidateBy({
+    name: 'isKnownSslmode',
+    validator: {
+      validate: (value: unknown) => typeof value !== 'string' || !sslmodeProblem(value),
+      defaultMessage: (args) => sslmodeProblem(String(args?.value)) ?? '',
+    },
+  })
   DATABASE_URL?: string;
 
   /** The least severe level logged (JSON lines on stdout); `info` is another name of `log`. */
@@ -470,8 +491,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv): AppConfig {
     Object.entries(env).filter(([key, value]) => known.includes(key) && value !== undefined),
   );
   const config = plainToInstance(AppConfig, present);
-  for (const error of validateSync(config, { stopAtFirstError: true })) {
-    for (const message of Object.values(error.constraints ?? {})) {
+  for (const error of validateSync(config)) {
+    // One message per setting. A value that is not a whole number fails its bounds as well, and
+    // the bounds run first: say what is wrong with it ("must be an integer"), not that `ten` is
+    // "greater than 65535".
+    const { isInt, ...others } = error.constraints ?? {};
+    const message = isInt ?? Object.values(others)[0];
+    if (message !== undefined) {
       problems.push(
         SECRET_SETTINGS.includes(error.property)
           ? message

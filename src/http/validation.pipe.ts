@@ -44,6 +44,9 @@ function ownViolations(error: ValidationError, field: string): FieldViolation[] 
   // A value that is not a list is only that: not also too long, nor empty.
   const notAList = constraints.isArray;
   if (notAList !== undefined) return [{ field, message: notAList }];
+  // A value that is not an integer breaks its bounds too (`limit=-1` is no number to class-
+  // validator): that it is not one is the whole story, not "must not be greater than 1000".
+  if (constraints.isInt !== undefined) return [{ field, message: constraints.isInt }];
   const value: unknown = (error.target as Record<string, unknown> | undefined)?.[error.property];
   return Object.entries(constraints).flatMap(
     ([rule, message]) => elementViolations(rule, value, field) ?? [{ field, message }],

@@ -15,6 +15,8 @@ type EventsPage = components['schemas']['ChangeEventsPage'];
 const MAX_WAIT_S = 30;
 /** The longest pause between two attempts while the service cannot be reached. */
 const MAX_BACKOFF_MS = 10_000;
+/** The pause after an empty answer when `--timeout` leaves no room for a long poll to wait. */
+const POLL_MS = 1000;
 
 /** One line of an event: JSON Lines with `-o json`, else its id, time, operation, resource, principal. */
 export function eventLine(event: ChangeEvent, json: boolean): string {
@@ -78,6 +80,9 @@ async function watch(ctx: Context, options: Record<string, unknown>): Promise<vo
       }
       position = data.position;
       backoff = 0;
+      // A --timeout under 6 s leaves the long poll no time to wait: the service answers at
+      // once, and without a pause this would ask it hundreds of times a second.
+      if (wait === 0 && data.events.length === 0) await sleep(POLL_MS);
     } catch (error) {
       if (!(error instanceof CliError) || error.exitCode !== Exit.unavailable) throw error;
       // The service is away: try again from the same position.
