@@ -423,7 +423,7 @@ describe('tributary CLI (e2e)', () => {
             limit === 'x'
               ? "error: option '--limit <n>' argument 'x' is invalid. must be a whole number\n" +
                 '(add --help for usage)\n'
-              : `error: limit: limit must ${limit === '0' ? 'not be less than 1' : 'be an integer from 1 to 1000'}\n`,
+              : 'error: limit: limit must be an integer from 1 to 1000\n',
         });
       }
     });
