@@ -162,6 +162,8 @@ describe('The built service with bearer tokens (e2e, in-process provider)', () =
         1,
         'error: --issuer, --client-id and --client-secret go together\n',
       ]);
+      const alone = await cli(['scopes', 'list', '--password', 'secret']);
+      expect([alone.code, alone.stderr]).toEqual([1, 'error: --password goes with --user\n']);
     });
   });
 

@@ -26,6 +26,7 @@ describe('credentialsOf', () => {
       { issuer: 'https://idp', clientId: 'c' },
       '--issuer, --client-id and --client-secret go together',
     ],
+    [{ password: 'p' }, '--password goes with --user'],
   ])('refuses %j as a usage error', (options, message) => {
     expect(() => credentialsOf(options)).toThrow(message);
     try {

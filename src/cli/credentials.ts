@@ -53,5 +53,7 @@ export function credentialsOf(options: CredentialOptions): Credentials {
   }
   if (token !== undefined) return { kind: 'token', token };
   if (user !== undefined) return { kind: 'basic', user, password: password ?? '' };
+  // A password alone would be dropped, and the request sent as anonymous.
+  if (password !== undefined) throw usageError('--password goes with --user');
   return { kind: 'none' };
 }
