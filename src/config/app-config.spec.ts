@@ -226,7 +226,7 @@ describe('loadConfig', () => {
 describe('loadConfig: bearer tokens of an OpenID Connect provider', () => {
   const ISSUER = { AUTH_OIDC_ISSUER: 'https://idp.example/realms/r', AUTH_OIDC_AUDIENCE: 'api' };
 
-  it('has the defaults of the identity settings in docs/extensions.md (Identity: bearer tokens)', () => {
+  it('has the defaults of the identity settings in docs/extensions.md section 9', () => {
     expect(loadConfig({})).toMatchObject({
       AUTH_OIDC_ISSUER: undefined,
       AUTH_OIDC_AUDIENCE: undefined,

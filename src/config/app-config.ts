@@ -201,7 +201,7 @@ export class AppConfig {
 
   /**
    * An OpenID Connect provider whose bearer tokens (JWT) are accepted beside the accounts
-   * (docs/extensions.md, Identity: bearer tokens): its keys come from its discovery document's `jwks_uri`.
+   * (docs/extensions.md section 9): its keys come from its discovery document's `jwks_uri`.
    */
   @Transform(emptyToUndefined)
   @IsOptional()
@@ -335,7 +335,7 @@ export class AppConfig {
   IDEMPOTENCY_TTL_HOURS = 24;
 
   /**
-   * The change feed (docs/extensions.md, The change feed): how often, in milliseconds, an instance
+   * The change feed (docs/extensions.md section 8): how often, in milliseconds, an instance
    * looks for new events when it cannot LISTEN (through a transaction pooler, or while its
    * listening connection is being opened again).
    */
