@@ -4,9 +4,9 @@ import {
   ConsoleBrowser,
   drawnMap,
   focusedElement,
-  openConsoleBrowser,
+  openConsoleSession,
   requestsSince,
-  serveConsole,
+  closeConsoleSession,
   seriousViolations,
 } from './support/console-browser';
 import { eventually } from './support/eventually';
@@ -58,15 +58,9 @@ describe('Scaling by hand in the console (e2e, browser)', () => {
   let page: Page;
 
   beforeAll(async () => {
-    ({ t, baseUrl } = await serveConsole());
-    browser = await openConsoleBrowser();
-    page = browser.page;
-    await page.setViewportSize({ width: 1280, height: 900 });
+    ({ t, baseUrl, browser, page } = await openConsoleSession());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => closeConsoleSession({ t, browser }));
   afterEach(async () => {
     await page.unrouteAll();
     // No script error and no Content-Security-Policy refusal.

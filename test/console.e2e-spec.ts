@@ -9,10 +9,10 @@ import {
   drawnMap,
   focusedElement,
   mainHeading,
-  openConsoleBrowser,
+  openConsoleSession,
   paintedRects,
   requestsSince,
-  serveConsole,
+  closeConsoleSession,
   seriousViolations,
 } from './support/console-browser';
 import { eventually } from './support/eventually';
@@ -68,15 +68,9 @@ describe('The console in a browser (e2e)', () => {
   let page: Page;
 
   beforeAll(async () => {
-    ({ t, baseUrl } = await serveConsole());
-    browser = await openConsoleBrowser();
-    page = browser.page;
-    await page.setViewportSize({ width: 1280, height: 900 });
+    ({ t, baseUrl, browser, page } = await openConsoleSession());
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => closeConsoleSession({ t, browser }));
   afterEach(() => {
     // No script error and no Content-Security-Policy refusal, on any screen.
     expect(browser.problems.splice(0)).toEqual([]);

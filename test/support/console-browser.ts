@@ -160,3 +160,25 @@ export async function mainHeading(page: Page): Promise<string> {
   await heading.waitFor();
   return (await heading.textContent()) ?? '';
 }
+
+/** One application serving the console and one browser on it, for a whole test file. */
+export interface ConsoleSession {
+  t: TestApp;
+  baseUrl: string;
+  browser: ConsoleBrowser;
+  page: Page;
+}
+
+/** {@link serveConsole} and {@link openConsoleBrowser}, the page sized as a desktop screen. */
+export async function openConsoleSession(): Promise<ConsoleSession> {
+  const { t, baseUrl } = await serveConsole();
+  const browser = await openConsoleBrowser();
+  await browser.page.setViewportSize({ width: 1280, height: 900 });
+  return { t, baseUrl, browser, page: browser.page };
+}
+
+/** Closes what {@link openConsoleSession} opened, as far as it got. */
+export async function closeConsoleSession(session: Partial<ConsoleSession>): Promise<void> {
+  await session.browser?.close();
+  await session.t?.close();
+}
