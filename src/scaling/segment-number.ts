@@ -8,10 +8,10 @@ export const MAX_SEGMENT_NUMBER = 2_147_483_647;
  * Its value decides, not its length: `007` is 7, and so is `00000000007` (as `at` and the other
  * integers of a query read their digits).
  */
-export function toSegmentNumber(value: string, field = 'number'): number {
+export function toSegmentNumber(value: string): number {
   const number = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!(number <= MAX_SEGMENT_NUMBER)) {
-    throw InvalidRequestError.of(field, `must be an integer from 0 to ${MAX_SEGMENT_NUMBER}`);
+    throw InvalidRequestError.of('number', `must be an integer from 0 to ${MAX_SEGMENT_NUMBER}`);
   }
   return number;
 }
