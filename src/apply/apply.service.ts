@@ -12,6 +12,7 @@ import { Operation } from '../common/operations';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import { ReaderGroupsService } from '../reader-groups/reader-groups.service';
+import { toStreamRefs } from '../reader-groups/stream-ref';
 import { ScopesService } from '../scopes/scopes.service';
 import { StreamNotFoundError } from '../streams/stream.errors';
 import { StreamsService } from '../streams/streams.service';
@@ -44,12 +45,6 @@ const ORDER = [
 ];
 
 const phaseOf = (change: PlannedChange): number => ORDER.indexOf(`${change.kind}:${change.action}`);
-
-/** A scoped stream name ("scope/stream": names hold no "/") as the streams' lookups take it. */
-function toRef(scopedName: string): { scope: string; stream: string } {
-  const slash = scopedName.indexOf('/');
-  return { scope: scopedName.slice(0, slash), stream: scopedName.slice(slash + 1) };
-}
 
 /** The path parameters of a change's resource, to ask for its permission as its route would. */
 function paramsOf(change: PlannedChange): Record<string, string> {
@@ -128,14 +123,15 @@ export class ApplyService {
         ? [{ change, streams: change.target.streams ?? [] }]
         : [],
     );
-    const asked = [...new Set(reads.flatMap((read) => read.streams))]
-      .filter((name) => !planned.has(name))
-      .map(toRef);
+    const asked = toStreamRefs(
+      reads.flatMap((read) => read.streams).filter((name) => !planned.has(name)),
+      '',
+    );
     const present = asked.length > 0 ? await this.streams.findExisting(asked) : new Set();
     return reads.flatMap(({ change, streams }) => {
       const missing = streams.find((name) => !planned.has(name) && !present.has(name));
       if (missing === undefined) return [];
-      const { scope, stream } = toRef(missing);
+      const [{ scope, stream }] = toStreamRefs([missing], '');
       return [
         { resource: change.resource, message: new StreamNotFoundError(scope, stream).message },
       ];
