@@ -458,6 +458,13 @@ describe('Segments and manual scaling (e2e)', () => {
         const res = await scale(`_MARK${name}`, { sealedSegments: [0], newRanges: [range(0, 1)] });
         expect([res.status, res.body.code]).toEqual([412, 'STREAM_INTERNAL']);
       });
+
+      it('refuses a dry run on an internal stream too (412 STREAM_INTERNAL)', async () => {
+        const name = await stream(1);
+        const body = { sealedSegments: [0], newRanges: [range(0, 1)] };
+        const res = await scale(`_MARK${name}`, body, '?dryRun=true');
+        expect([res.status, res.body.code]).toEqual([412, 'STREAM_INTERNAL']);
+      });
     });
 
     describe('rule 3: the segments to seal are in the current epoch (412 SEGMENT_NOT_ACTIVE)', () => {

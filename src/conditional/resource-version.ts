@@ -32,11 +32,6 @@ export class Tagged<T> {
   static of<T>(body: T, state: ResourceVersion): Tagged<T> {
     return new Tagged(body, entityTagOf(state));
   }
-
-  /** The same state shown another way (a part of the resource, say). */
-  map<U>(show: (body: T) => U): Tagged<U> {
-    return new Tagged(show(this.body), this.etag);
-  }
 }
 
 export class PreconditionFailedError extends DomainError {
