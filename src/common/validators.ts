@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { Transform } from 'class-transformer';
 import {
   IsInt,
   Max,
@@ -98,20 +99,30 @@ export function NumberRule(
 }
 
 /**
- * A query integer written in digits (a `Transform` has made digits a number; anything else
- * stays a string) within [min, max]. One rule with one message, whatever is wrong: `abc` is
+ * A query value as written: only digits become a number (`1.5`, `1e2`, `abc` and an empty value
+ * stay strings, which the rule then refuses).
+ */
+const queryDigits = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
+
+/**
+ * A query integer written in digits (digits are made a number here; anything else stays a
+ * string) within [min, max]. One rule with one message, whatever is wrong: `abc` is
  * not also "not less than 1" and "not greater than 1000" (each problem named once,
  * docs/behaviour.md section 2).
  */
 export const IsQueryInteger = (min: number, max: number, message: string): PropertyDecorator =>
-  ValidateBy({
-    name: 'isQueryInteger',
-    validator: {
-      validate: (value: unknown) =>
-        typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max,
-      defaultMessage: () => message,
-    },
-  });
+  applyDecorators(
+    Transform(queryDigits),
+    ValidateBy({
+      name: 'isQueryInteger',
+      validator: {
+        validate: (value: unknown) =>
+          typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max,
+        defaultMessage: () => message,
+      },
+    }),
+  );
 
 /** Refuses a number below 0. */
 export const NotNegative = (): PropertyDecorator =>

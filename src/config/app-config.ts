@@ -34,14 +34,14 @@ const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** The `sslmode` values of DATABASE_URL that the driver knows (README, TLS to PostgreSQL). */
-export const SSLMODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+const SSLMODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
 
 /**
  * What is wrong with the `sslmode` of a database URL, if anything. The driver turns TLS on for
  * any `sslmode` it does not know (`disabled`, `verify_full`), so a misspelt one would fail later
  * as a TLS problem, or pass as another mode. Only the mode is echoed: the URL is a secret.
  */
-export function sslmodeProblem(url: string): string | undefined {
+function sslmodeProblem(url: string): string | undefined {
   const mode = /[?&]sslmode=([^&#]*)/.exec(url)?.[1];
   if (mode === undefined || SSLMODES.includes(mode)) return undefined;
   return `DATABASE_URL has sslmode=${mode}: sslmode must be one of ${SSLMODES.join(', ')}`;
@@ -455,7 +455,7 @@ export class InvalidConfigError extends Error {
  * The settings that hold secrets. Each may be given as a file instead, `<NAME>_FILE`, as Docker
  * secrets and Kubernetes secret volumes hand them over; an invalid one is never echoed.
  */
-export const SECRET_SETTINGS: readonly string[] = ['DATABASE_URL'];
+const SECRET_SETTINGS: readonly string[] = ['DATABASE_URL'];
 
 const isSet = (value: string | undefined): value is string =>
   value !== undefined && value.trim() !== '';

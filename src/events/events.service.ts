@@ -10,7 +10,7 @@ import { FeedTail } from './feed-tail.service';
 import type { FeedViewer } from './feed-viewer';
 import { visibleTo } from './feed-viewer';
 
-export const DEFAULT_EVENTS_LIMIT = 100;
+const DEFAULT_EVENTS_LIMIT = 100;
 
 /** A page of the feed: its events, and where to follow from. */
 export interface FeedPage {

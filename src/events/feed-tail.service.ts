@@ -7,7 +7,7 @@ import { EventsRepository, FEED_CHANNEL, FeedRead } from './events.repository';
 import { contiguousRun } from './feed-position';
 
 /** Events kept in memory for the watchers of this instance: about 1 MB at 500 bytes each. */
-export const TAIL_CAPACITY = 2000;
+const TAIL_CAPACITY = 2000;
 /** Rows per read of the feed. */
 const READ_BATCH = 1000;
 /** The longest wait between two attempts to open the listening connection again. */

@@ -1,18 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Length } from 'class-validator';
 import { IsQueryInteger } from '../common/validators';
-
-/** `limit` as written: digits only (`1.5`, `1e2`, `abc` and an empty value are refused). */
-const digits = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
 
 /** The paging parameters every list takes (docs/extensions.md section 1). */
 export class PageQueryDto {
   /** At most this many items (1 to 1000); `continuationToken` alone means 100. */
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000 })
   @IsOptional()
-  @Transform(digits)
   @IsQueryInteger(1, 1000, 'limit must be an integer from 1 to 1000')
   limit?: number;
 

@@ -6,7 +6,7 @@ const NAME = '[A-Za-z0-9._-]{1,258}';
 /** The resources ACLs name: the root, a scope, a stream or a reader group. */
 const RESOURCE = new RegExp(`^prn::/(scope:${NAME}(/(stream|reader-group):${NAME})?)?$`);
 
-export const EXPLAINED_PERMISSIONS = ['READ', 'READ_UPDATE'] as const;
+const EXPLAINED_PERMISSIONS = ['READ', 'READ_UPDATE'] as const;
 
 export class ExplainQueryDto {
   /**

@@ -13,7 +13,7 @@ import { VerifiedTokens } from './verified-tokens';
 const VERIFIED_TOKENS = 10_000;
 
 /** Signatures accepted: asymmetric only, never `none` or HMAC (docs/extensions.md section 9). */
-export const TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+const TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
 
 const CLAIM_REASONS: Record<string, string> = {
   nbf: 'not yet valid',

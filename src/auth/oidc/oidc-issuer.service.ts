@@ -6,7 +6,7 @@ import { IssuerUnavailableError } from '../auth.errors';
 /** How long a request to the provider (discovery document, keys) may take. */
 const FETCH_TIMEOUT_MS = 5_000;
 /** A token with an unknown `kid` fetches the keys again unless the last fetch is this recent. */
-export const KEYS_COOLDOWN_MS = 30_000;
+const KEYS_COOLDOWN_MS = 30_000;
 /** While the provider has never answered, it is asked again this often. */
 const RETRY_MS = 5_000;
 /** Known keys are fetched again this often, so that keys the provider dropped are dropped here. */

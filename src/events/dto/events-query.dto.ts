@@ -1,12 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { IsQueryInteger, IsScopeName } from '../../common/validators';
 import { POSITION_RULE } from '../feed-position';
-
-/** Digits only (`1.5`, `1e2`, `abc` and an empty value are refused). */
-const digits = ({ value }: { value: unknown }): unknown =>
-  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
 
 /** The parameters of `GET /v1/events` (docs/extensions.md section 8). */
 export class EventsQueryDto {
@@ -28,14 +23,12 @@ export class EventsQueryDto {
   /** At most this many events (1 to 1000). */
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
   @IsOptional()
-  @Transform(digits)
   @IsQueryInteger(1, 1000, 'limit must be an integer from 1 to 1000')
   limit?: number;
 
   /** With `since`: seconds (0 to 60) an empty answer waits for the first event. */
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 60, default: 0 })
   @IsOptional()
-  @Transform(digits)
   @IsQueryInteger(0, 60, 'wait must be a whole number of seconds from 0 to 60')
   wait?: number;
 }
