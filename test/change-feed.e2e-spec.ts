@@ -445,6 +445,8 @@ describe('The change feed with authentication on (e2e)', () => {
     /** One scope, not the root. */
     scoped: 'prn::/scope:sales,READ;prn::/scope:sales/*,READ',
     nobody: 'prn::/scope:elsewhere,READ',
+    /** Removed by a reload while it watches. */
+    leaving: 'prn::/,READ',
   };
 
   beforeAll(async () => {
@@ -530,5 +532,26 @@ describe('The change feed with authentication on (e2e)', () => {
     const page2 = await t.http.get(`/v1/events?since=${marker}`).set(as('sales')).expect(200);
     expect(page2.body.events).toEqual([]);
     stream.close();
+  });
+
+  it('ends the streams of an account a reload removed, without counting them as failed logins', async () => {
+    // More streams than AUTH_MAX_FAILURES (5): were each end a failed login, the address would
+    // be locked out.
+    const streams = await Promise.all(
+      Array.from({ length: 7 }, () => SseClient.open(`${base}/v1/events`, as('leaving'))),
+    );
+    expect(streams.map((s) => s.status)).toEqual(Array(7).fill(200));
+    await Promise.all(streams.map((s) => s.until((c) => c.comments.length > 0)));
+    const fs = await import('node:fs/promises');
+    await writeFile(
+      accountsFile,
+      (await fs.readFile(accountsFile, 'utf8')).replace(/^leaving:.*\n/m, ''),
+    );
+    t.app.get(AccessFiles).reload();
+    await t.http.post('/v1/scopes').set(as('admin')).send({ scopeName: 'wake' }).expect(201);
+    await Promise.all(streams.map((s) => s.until((c) => c.ended !== undefined)));
+    expect(streams.map((s) => [s.ended, s.events.length])).toEqual(Array(7).fill(['end', 0]));
+    await t.http.get('/v1/events').set(as('admin')).expect(200);
+    await t.http.get('/v1/events').set(as('leaving')).expect(401);
   });
 });

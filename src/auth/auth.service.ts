@@ -86,8 +86,25 @@ export class AuthService implements OnModuleInit {
    * The principal of valid credentials; 401 otherwise (a bearer token's with the reason), 429
    * after too many wrong users or passwords, 503 while the provider's keys are unknown.
    */
-  async authenticate(authorization: string | undefined, client: string): Promise<Principal> {
-    const blockedFor = this.limiter.blockedFor(client);
+  authenticate(authorization: string | undefined, client: string): Promise<Principal> {
+    return this.principalOf(authorization, client);
+  }
+
+  /**
+   * The principal of credentials accepted before, asked again after the accounts or group ACLs
+   * were read again (SIGHUP): not a login attempt, so it is not counted by the failed-login
+   * limit (an account removed by the reload guessed nothing, and must not lock its address out).
+   */
+  recheck(authorization: string | undefined): Promise<Principal> {
+    return this.principalOf(authorization, undefined);
+  }
+
+  /** {@link authenticate}, counted against `client`'s failed logins unless it is undefined. */
+  private async principalOf(
+    authorization: string | undefined,
+    client: string | undefined,
+  ): Promise<Principal> {
+    const blockedFor = client === undefined ? 0 : this.limiter.blockedFor(client);
     if (blockedFor > 0) throw new TooManyAuthFailuresError(blockedFor);
     const token = this.bearer.enabled ? bearerToken(authorization) : undefined;
     if (token !== undefined) {
@@ -103,10 +120,10 @@ export class AuthService implements OnModuleInit {
     if (!credentials || !account || !matches) {
       // A failed login guessed a password; a request without credentials (a page asking whether
       // it must sign in, docs/behaviour.md) guessed nothing and locks nobody out.
-      if (credentials) this.limiter.failed(client);
+      if (credentials && client !== undefined) this.limiter.failed(client);
       throw new UnauthenticatedError(this.challenges);
     }
-    this.limiter.succeeded(client);
+    if (client !== undefined) this.limiter.succeeded(client);
     return new Principal(account.name, 'basic', account.acl);
   }
 

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Ip, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Headers, Query, UseInterceptors } from '@nestjs/common';
 import {
   ApiExtension,
   ApiExtraModels,
@@ -75,10 +75,9 @@ export class EventsController {
     @Headers('accept') accept: string | undefined,
     @Headers('last-event-id') lastEventId: string | undefined,
     @Headers('authorization') authorization: string | undefined,
-    @Ip() client: string,
     @RequestAccess() principal: Principal | undefined,
   ): Promise<FeedPage | EventStream> {
-    const viewer = this.access.viewerOf(principal, { authorization, client });
+    const viewer = this.access.viewerOf(principal, { authorization });
     return wantsEventStream(accept)
       ? this.events.stream(query, lastEventId, viewer)
       : this.events.page(query, viewer);

@@ -8,7 +8,6 @@ import type { FeedViewer } from './feed-viewer';
 /** The credentials a request came with, to be checked again while it follows the feed. */
 export interface Credentials {
   authorization?: string;
-  client: string;
 }
 
 /**
@@ -35,7 +34,7 @@ export class FeedAccess {
         }
         if (this.files.generation !== generation) {
           generation = this.files.generation;
-          principal = await this.auth.authenticate(credentials.authorization, credentials.client);
+          principal = await this.auth.recheck(credentials.authorization);
         }
         return principal;
       },
