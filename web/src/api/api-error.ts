@@ -25,5 +25,3 @@ export class ApiError extends Error {
     return new ApiError(UNREACHABLE, undefined);
   }
 }
-
-export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
