@@ -1,19 +1,14 @@
-import { CliError, Exit } from './exit-codes';
+import { CliError, Exit, unreachable } from './exit-codes';
 import type { ClientCredentials } from './credentials';
 
 type Fetch = (url: string, init?: RequestInit) => Promise<Response>;
-
-const reasonOf = (error: unknown): string => {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.message ?? (error as Error).message;
-};
 
 async function json(fetch: Fetch, url: string, init?: RequestInit) {
   let response: Response;
   try {
     response = await fetch(url, init);
   } catch (error) {
-    throw new CliError(`cannot reach ${url}: ${reasonOf(error)}`, Exit.unavailable);
+    throw unreachable(url, error);
   }
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   return { response, body };

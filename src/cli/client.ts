@@ -4,7 +4,7 @@ import { Agent, fetch as undiciFetch, Request as UndiciRequest } from 'undici';
 import type { components, paths } from './generated/api';
 import { clientToken } from './client-token';
 import type { Credentials } from './credentials';
-import { CliError, Exit, exitCodeOf, usageError } from './exit-codes';
+import { CliError, exitCodeOf, unreachable, usageError } from './exit-codes';
 
 export type ApiPaths = paths;
 export type Api = Client<ApiPaths>;
@@ -94,20 +94,6 @@ export function connect(connection: Connection): Api {
     });
   }
   return client;
-}
-
-/** Why a request never got an answer, in a person's words. */
-function unreachable(url: string, error: unknown): CliError {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  // An https:// URL of a service that speaks HTTP: OpenSSL's own words name a record layer.
-  const reason =
-    cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER'
-      ? 'it does not answer with TLS (does it speak http://?)'
-      : (cause?.message ?? (error as Error).message).trim();
-  return new CliError(
-    `cannot reach ${url}: ${reason}${cause?.code ? ` (${cause.code})` : ''}`,
-    Exit.unavailable,
-  );
 }
 
 function problemOf(error: unknown): Partial<Problem> {

@@ -34,3 +34,17 @@ export class CliError extends Error {
 }
 
 export const usageError = (message: string): CliError => new CliError(message, Exit.usage);
+
+/** Why a request never got an answer, in a person's words. */
+export function unreachable(url: string, error: unknown): CliError {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  // An https:// URL of a service that speaks HTTP: OpenSSL's own words name a record layer.
+  const reason =
+    cause?.code === 'ERR_SSL_WRONG_VERSION_NUMBER'
+      ? 'it does not answer with TLS (does it speak http://?)'
+      : (cause?.message ?? (error as Error).message).trim();
+  return new CliError(
+    `cannot reach ${url}: ${reason}${cause?.code ? ` (${cause.code})` : ''}`,
+    Exit.unavailable,
+  );
+}

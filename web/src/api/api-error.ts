@@ -24,6 +24,9 @@ export class ApiError extends Error {
   static unreachable(): ApiError {
     return new ApiError(UNREACHABLE, undefined);
   }
-}
 
-export const isApiError = (error: unknown): error is ApiError => error instanceof ApiError;
+  /** What was thrown, as an ApiError: anything else (a bug of the page) as a 500 saying what. */
+  static of(thrown: unknown): ApiError {
+    return thrown instanceof ApiError ? thrown : new ApiError(500, { detail: String(thrown) });
+  }
+}

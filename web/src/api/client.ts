@@ -31,7 +31,8 @@ interface Answered<T> {
   response: Response;
 }
 
-function retryAfter(response: Response): number | undefined {
+/** The seconds a 503 or 429 asks to wait (`Retry-After` in seconds; a date is not used). */
+export function retryAfter(response: Response): number | undefined {
   const seconds = Number(response.headers.get('Retry-After'));
   return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 }

@@ -58,6 +58,30 @@ export function Section({
   );
 }
 
+/**
+ * A section that is one form: the form takes its name from the section's heading, and the
+ * browser's own checks are off (each field shows the API's rule or its 400 next to it).
+ */
+export function FormSection({
+  title,
+  id,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  id: string;
+  onSubmit: (event: Event) => Promise<void>;
+  children: ComponentChildren;
+}) {
+  return (
+    <Section title={title} id={id}>
+      <form onSubmit={(event) => void onSubmit(event)} noValidate aria-labelledby={id}>
+        {children}
+      </form>
+    </Section>
+  );
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p class="loading" role="status">

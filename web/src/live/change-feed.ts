@@ -1,3 +1,4 @@
+import { retryAfter } from '../api/client';
 import { session } from '../session/session';
 import { createStore } from '../state/store';
 import type { ChangeEvent } from '../api/types';
@@ -39,8 +40,8 @@ function headers(accept: string, lastEventId?: string): Headers {
 }
 
 function retryAfterMs(response: Response): number | undefined {
-  const seconds = Number(response.headers.get('Retry-After'));
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+  const seconds = retryAfter(response);
+  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 /**

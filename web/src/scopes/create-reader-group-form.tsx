@@ -3,7 +3,7 @@ import { answer, api } from '../api/client';
 import { streamNameProblem } from '../api/names';
 import { ErrorMessage } from '../components/error-message';
 import { TextAreaField, TextField } from '../components/field';
-import { Section } from '../components/screen';
+import { FormSection } from '../components/screen';
 import { Link } from '../routing/router';
 import { pathOf } from '../routing/routes';
 import { useAction } from '../state/use-action';
@@ -48,37 +48,31 @@ export function CreateReaderGroupForm({
   };
   const fields = action.error?.fields ?? {};
   return (
-    <Section title="Create reader group" id="create-reader-group-heading">
-      <form
-        onSubmit={(event) => void submit(event)}
-        noValidate
-        aria-labelledby="create-reader-group-heading"
-      >
-        <TextField
-          label="Reader group name"
-          value={name}
-          onValue={setName}
-          error={nameProblem ?? fields.readerGroupName}
-        />
-        <TextAreaField
-          label="Streams to read"
-          rows={3}
-          value={streams}
-          onValue={setStreams}
-          error={fields.streams}
-          hint="One per line: a stream of this scope, or scope/stream"
-        />
-        {action.error && Object.keys(fields).length === 0 && <ErrorMessage error={action.error} />}
-        <button type="submit" disabled={action.busy}>
-          Create reader group
-        </button>
-        {created && (
-          <p role="status" class="done">
-            Created reader group{' '}
-            <Link href={pathOf({ screen: 'readerGroup', scope, group: created })}>{created}</Link>.
-          </p>
-        )}
-      </form>
-    </Section>
+    <FormSection title="Create reader group" id="create-reader-group-heading" onSubmit={submit}>
+      <TextField
+        label="Reader group name"
+        value={name}
+        onValue={setName}
+        error={nameProblem ?? fields.readerGroupName}
+      />
+      <TextAreaField
+        label="Streams to read"
+        rows={3}
+        value={streams}
+        onValue={setStreams}
+        error={fields.streams}
+        hint="One per line: a stream of this scope, or scope/stream"
+      />
+      {action.error && Object.keys(fields).length === 0 && <ErrorMessage error={action.error} />}
+      <button type="submit" disabled={action.busy}>
+        Create reader group
+      </button>
+      {created && (
+        <p role="status" class="done">
+          Created reader group{' '}
+          <Link href={pathOf({ screen: 'readerGroup', scope, group: created })}>{created}</Link>.
+        </p>
+      )}
+    </FormSection>
   );
 }

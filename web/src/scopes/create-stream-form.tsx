@@ -3,7 +3,7 @@ import { answer, api } from '../api/client';
 import { streamNameProblem } from '../api/names';
 import { ErrorMessage } from '../components/error-message';
 import { TextField } from '../components/field';
-import { Section } from '../components/screen';
+import { FormSection } from '../components/screen';
 import { Link } from '../routing/router';
 import { pathOf } from '../routing/routes';
 import { useAction } from '../state/use-action';
@@ -50,36 +50,30 @@ export function CreateStreamForm({ scope, onCreated }: { scope: string; onCreate
   };
   const unplaced = action.error && Object.keys(action.error.fields).length === 0;
   return (
-    <Section title="Create stream" id="create-stream-heading">
-      <form
-        onSubmit={(event) => void submit(event)}
-        noValidate
-        aria-labelledby="create-stream-heading"
-      >
-        <TextField
-          label="Stream name"
-          value={name}
-          onValue={setName}
-          error={errors.streamName}
-          hint="1 to 250 characters of A-Z a-z 0-9 . -"
-        />
-        <StreamConfigFields form={form} onChange={setForm} errors={errors} />
-        {unplaced && <ErrorMessage error={action.error} />}
-        {action.error && !unplaced && (
-          <p class="error" role="alert">
-            The service refused some fields: see the messages next to them.
-          </p>
-        )}
-        <button type="submit" disabled={action.busy}>
-          Create stream
-        </button>
-        {created && (
-          <p role="status" class="done">
-            Created stream{' '}
-            <Link href={pathOf({ screen: 'stream', scope, stream: created })}>{created}</Link>.
-          </p>
-        )}
-      </form>
-    </Section>
+    <FormSection title="Create stream" id="create-stream-heading" onSubmit={submit}>
+      <TextField
+        label="Stream name"
+        value={name}
+        onValue={setName}
+        error={errors.streamName}
+        hint="1 to 250 characters of A-Z a-z 0-9 . -"
+      />
+      <StreamConfigFields form={form} onChange={setForm} errors={errors} />
+      {unplaced && <ErrorMessage error={action.error} />}
+      {action.error && !unplaced && (
+        <p class="error" role="alert">
+          The service refused some fields: see the messages next to them.
+        </p>
+      )}
+      <button type="submit" disabled={action.busy}>
+        Create stream
+      </button>
+      {created && (
+        <p role="status" class="done">
+          Created stream{' '}
+          <Link href={pathOf({ screen: 'stream', scope, stream: created })}>{created}</Link>.
+        </p>
+      )}
+    </FormSection>
   );
 }

@@ -24,7 +24,7 @@ export function useAction(): Action {
       await change();
       return true;
     } catch (thrown) {
-      setError(thrown instanceof ApiError ? thrown : new ApiError(500, { detail: String(thrown) }));
+      setError(ApiError.of(thrown));
       return false;
     } finally {
       setBusy(false);

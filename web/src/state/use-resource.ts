@@ -65,7 +65,7 @@ export function useResource<T>(
           setState((previous) => ({
             key,
             data: previous.key === key ? previous.data : undefined,
-            error: error instanceof ApiError ? error : new ApiError(500, { detail: String(error) }),
+            error: ApiError.of(error),
           }));
           setLoading(false);
         },

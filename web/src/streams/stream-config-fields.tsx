@@ -1,12 +1,5 @@
 import { FieldGroup, SelectField, TextAreaField, TextField } from '../components/field';
-import {
-  DurationFields,
-  RETENTION_TYPES,
-  RetentionType,
-  SCALING_TYPES,
-  ScalingType,
-  StreamConfigForm,
-} from './stream-config';
+import { DurationFields, RETENTION_TYPES, SCALING_TYPES, StreamConfigForm } from './stream-config';
 
 interface Props {
   form: StreamConfigForm;
@@ -53,6 +46,40 @@ function Duration({
 }
 
 /**
+ * A policy's type: its error is the API's message for the type, else for the whole policy (a
+ * policy missing or not an object).
+ */
+function PolicyType<T extends string>({
+  label,
+  path,
+  value,
+  onValue,
+  options,
+  errors,
+  disabled,
+}: {
+  label: string;
+  path: string;
+  value: T;
+  onValue: (value: T) => void;
+  options: readonly { value: T; label: string }[];
+  errors: Record<string, string>;
+  disabled?: boolean;
+}) {
+  return (
+    <SelectField
+      label={label}
+      value={value}
+      // The options are the only values the select can give.
+      onValue={(chosen) => onValue(chosen as T)}
+      options={options}
+      error={errors[`${path}.type`] ?? errors[path]}
+      disabled={disabled}
+    />
+  );
+}
+
+/**
  * Every field of a stream's configuration (`CreateStreamRequest` but the name), each with the
  * message the API gave for it. Fields that do not apply to the chosen policies are hidden.
  */
@@ -73,12 +100,13 @@ export function StreamConfigFields({ form, onChange, errors, disabled }: Props) 
   return (
     <>
       <FieldGroup legend="Scaling policy">
-        <SelectField
+        <PolicyType
           label="Scaling"
+          path="scalingPolicy"
           value={form.scalingType}
-          onValue={(value) => set('scalingType')(value as ScalingType)}
+          onValue={set('scalingType')}
           options={SCALING_TYPES}
-          error={errors['scalingPolicy.type'] ?? errors.scalingPolicy}
+          errors={errors}
           disabled={disabled}
         />
         <TextField
@@ -111,12 +139,13 @@ export function StreamConfigFields({ form, onChange, errors, disabled }: Props) 
         )}
       </FieldGroup>
       <FieldGroup legend="Retention policy">
-        <SelectField
+        <PolicyType
           label="Retention"
+          path="retentionPolicy"
           value={form.retentionType}
-          onValue={(value) => set('retentionType')(value as RetentionType)}
+          onValue={set('retentionType')}
           options={RETENTION_TYPES}
-          error={errors['retentionPolicy.type'] ?? errors.retentionPolicy}
+          errors={errors}
           disabled={disabled}
         />
         {retained && (

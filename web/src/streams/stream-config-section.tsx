@@ -3,7 +3,7 @@ import { ApiError } from '../api/api-error';
 import { answer, api } from '../api/client';
 import type { StreamProperty } from '../api/types';
 import { ErrorMessage } from '../components/error-message';
-import { Section } from '../components/screen';
+import { FormSection } from '../components/screen';
 import { useAction } from '../state/use-action';
 import { StreamConfigForm, streamConfiguration, streamForm } from './stream-config';
 import { StreamConfigFields } from './stream-config-fields';
@@ -76,36 +76,30 @@ export function StreamConfigSection({
   const errors = { ...action.error?.fields, ...problems };
   const conflict = action.error?.code === 'PRECONDITION_FAILED';
   return (
-    <Section title="Configuration" id="configuration-heading">
-      <form
-        onSubmit={(event) => void save(event)}
-        noValidate
-        aria-labelledby="configuration-heading"
-      >
-        {sealed && <p class="notice">The stream is sealed: its configuration cannot change.</p>}
-        <StreamConfigFields form={form} onChange={setForm} errors={errors} disabled={sealed} />
-        {conflict && current ? (
-          <div class="error" role="alert">
-            <p>
-              Someone else changed the stream since you opened it: nothing was saved. Its current
-              values are below; Save again to replace them with yours.
-            </p>
-            <CurrentValues stream={current} onUse={() => setForm(streamForm(current))} />
-          </div>
-        ) : (
-          action.error &&
-          Object.keys(action.error.fields).length === 0 && <ErrorMessage error={action.error} />
-        )}
-        <button type="submit" disabled={sealed || action.busy}>
-          Save
-        </button>
-        {saved && (
-          <p role="status" class="done">
-            Saved.
+    <FormSection title="Configuration" id="configuration-heading" onSubmit={save}>
+      {sealed && <p class="notice">The stream is sealed: its configuration cannot change.</p>}
+      <StreamConfigFields form={form} onChange={setForm} errors={errors} disabled={sealed} />
+      {conflict && current ? (
+        <div class="error" role="alert">
+          <p>
+            Someone else changed the stream since you opened it: nothing was saved. Its current
+            values are below; Save again to replace them with yours.
           </p>
-        )}
-      </form>
-    </Section>
+          <CurrentValues stream={current} onUse={() => setForm(streamForm(current))} />
+        </div>
+      ) : (
+        action.error &&
+        Object.keys(action.error.fields).length === 0 && <ErrorMessage error={action.error} />
+      )}
+      <button type="submit" disabled={sealed || action.busy}>
+        Save
+      </button>
+      {saved && (
+        <p role="status" class="done">
+          Saved.
+        </p>
+      )}
+    </FormSection>
   );
 }
 
