@@ -87,4 +87,16 @@ describe('clientToken', () => {
       exitCode: Exit.unavailable,
     });
   });
+
+  it('is unavailable when the token endpoint fails, and says with what status', async () => {
+    const failed = clientToken(client, (url) =>
+      url.endsWith('configuration')
+        ? answer(200, { token_endpoint: 'https://idp.example/token' })
+        : answer(503, {}),
+    );
+    await expect(failed).rejects.toThrow(
+      'https://idp.example/realms/r/ gave client a b no token: 503',
+    );
+    await expect(failed).rejects.toMatchObject({ exitCode: Exit.unavailable });
+  });
 });
