@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { answer, api } from '../api/client';
-import { scopeNameProblem } from '../api/names';
+import { MAX_SCOPE_NAME_LENGTH, scopeNameProblem } from '../api/names';
 import { ErrorMessage } from '../components/error-message';
 import { TextField } from '../components/field';
 import { Link } from '../routing/router';
@@ -38,7 +38,7 @@ export function CreateScopeForm({ onCreated }: { onCreated: () => void }) {
           setChecked(undefined);
         }}
         error={checked ?? action.error?.fields.scopeName}
-        hint="1 to 255 characters of A-Z a-z 0-9 . -"
+        hint={`1 to ${MAX_SCOPE_NAME_LENGTH} characters of A-Z a-z 0-9 . -`}
       />
       <button type="submit" disabled={action.busy}>
         Create scope

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { answer, api } from '../api/client';
-import { streamNameProblem } from '../api/names';
+import { MAX_STREAM_NAME_LENGTH, streamNameProblem } from '../api/names';
 import { ErrorMessage } from '../components/error-message';
 import { TextField } from '../components/field';
 import { FormSection } from '../components/screen';
@@ -56,7 +56,7 @@ export function CreateStreamForm({ scope, onCreated }: { scope: string; onCreate
         value={name}
         onValue={setName}
         error={errors.streamName}
-        hint="1 to 250 characters of A-Z a-z 0-9 . -"
+        hint={`1 to ${MAX_STREAM_NAME_LENGTH} characters of A-Z a-z 0-9 . -`}
       />
       <StreamConfigFields form={form} onChange={setForm} errors={errors} />
       {unplaced && <ErrorMessage error={action.error} />}
