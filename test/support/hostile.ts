@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { createTestDatabase } from './test-database';
+import { freePort, ServiceProcess } from './service-process';
+
+/**
+ * Support for the hostile-client tests (docs/limits.md): an attack is sent to the built service
+ * as its author sent it, while a probe `GET` goes on beside it, so a test can say how long the
+ * attack took, how much it slowed everyone else, and what it cost in memory, all relative to
+ * what the same machine measured in the same test.
+ */
+
+/** What an attack cost, next to what an ordinary `GET` costs on the same service. */
+export interface AttackCost<T> {
+  value: T;
+  /** Wall time of the attack, from its first byte sent to its last answer read. */
+  attackMs: number;
+  /** Median time of the probe `GET` before the attack (the machine's own pace). */
+  idleGetMs: number;
+  /** The slowest probe `GET` sent while the attack ran. */
+  worstGetMs: number;
+  /** How many probe `GET`s were answered while the attack ran. */
+  probes: number;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+async function timedGet(url: string, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, { headers });
+  await res.arrayBuffer();
+  if (res.status >= 500) throw new Error(`probe GET ${url} answered ${res.status}`);
+  return performance.now() - started;
+}
+
+/**
+ * Runs `attack` while `GET probePath` is sent back to back (one at a time) on `baseUrl`; the
+ * probe's idle pace is measured first, with nothing else sent.
+ */
+export async function beside<T>(
+  baseUrl: string,
+  attack: () => Promise<T>,
+  { probePath = '/v1/scopes', headers = {} } = {},
+): Promise<AttackCost<T>> {
+  const url = `${baseUrl}${probePath}`;
+  const idle: number[] = [];
+  for (let i = 0; i < 7; i++) idle.push(await timedGet(url, headers));
+  let running = true;
+  const during: number[] = [];
+  const probing = (async () => {
+    while (running) during.push(await timedGet(url, headers));
+  })();
+  const started = performance.now();
+  let value: T;
+  try {
+    value = await attack();
+  } finally {
+    running = false;
+  }
+  const attackMs = performance.now() - started;
+  await probing;
+  return {
+    value,
+    attackMs,
+    idleGetMs: median(idle),
+    worstGetMs: Math.max(...during),
+    probes: during.length,
+  };
+}
+
+/**
+ * The time an attack may take, or may add to a probe `GET`: 100 ms beyond what an idle `GET`
+ * takes, plus ten idle `GET`s, so that a machine that is slow for everyone (two loaded cores
+ * under the whole test suite) is not mistaken for a service that an attack slowed down.
+ */
+export const allowedMs = (idleGetMs: number): number => 100 + 10 * idleGetMs;
+
+/** The resident memory of a process, in MiB, from `/proc` (Linux). */
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
+  if (!kib) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kib[1]) / 1024;
+}
+
+/** The largest RSS of `pid` sampled every `everyMs` while `work` runs, in MiB. */
+export async function peakRssDuring<T>(
+  pid: number,
+  work: () => Promise<T>,
+  everyMs = 20,
+): Promise<{ value: T; peakMiB: number }> {
+  let peakMiB = rssMiB(pid);
+  const timer = setInterval(() => {
+    peakMiB = Math.max(peakMiB, rssMiB(pid));
+  }, everyMs);
+  try {
+    const value = await work();
+    return { value, peakMiB: Math.max(peakMiB, rssMiB(pid)) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** The built service on a database of its own, for one test file. */
+export async function hostileTarget(
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ service: ServiceProcess; stop(): Promise<void> }> {
+  const database = await createTestDatabase();
+  const service = ServiceProcess.start({
+    PORT: String(await freePort()),
+    DATABASE_URL: database.url,
+    ...env,
+  });
+  try {
+    await service.ready();
+  } catch (error) {
+    await service.stop('SIGKILL');
+    await database.drop();
+    throw error;
+  }
+  return {
+    service,
+    stop: async () => {
+      await service.stop('SIGKILL');
+      await database.drop();
+    },
+  };
+}
