@@ -1,4 +1,5 @@
 import type { ValueTransformer } from 'typeorm';
+import type { ResourceVersion } from '../conditional/resource-version';
 
 /**
  * How the entities read PostgreSQL's `bigint` and time columns: the one place that says it
@@ -16,8 +17,18 @@ export const bigintAsNumber: ValueTransformer = {
 
 /**
  * The SQL of a row's creation instant in microseconds since 1970, as text: the first half of
- * its entity tag (a resource's version, see `conditional/resource-version.ts`). `created_at` read
- * as a `Date` would keep only milliseconds.
+ * its entity tag (a resource's version, see `conditional/resource-version.ts`). `created_at`
+ * read as a `Date` would keep only milliseconds. `alias` qualifies the column in a query that
+ * joins; a RETURNING clause needs none.
  */
-export const createdMicros = (alias: string): string =>
-  `(extract(epoch FROM ${alias}.created_at) * 1000000)::bigint::text`;
+export const createdMicros = (alias?: string): string =>
+  `(extract(epoch FROM ${alias ? `${alias}.` : ''}created_at) * 1000000)::bigint::text`;
+
+/** What an insert or update that changes a versioned row returns: its {@link ResourceVersion}. */
+export const RETURNING_VERSION = `${createdMicros()} AS created, version::text AS version`;
+
+/** The version of a versioned entity (its virtual `created` and its `version`). */
+export const versionOf = (row: ResourceVersion): ResourceVersion => ({
+  created: row.created,
+  version: row.version,
+});

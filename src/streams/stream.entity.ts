@@ -14,9 +14,10 @@ import {
 import { bigintAsNumber, createdMicros } from '../database/column-transformers';
 import { ReaderGroupEntity } from '../reader-groups/reader-group.entity';
 import { ScopeEntity } from '../scopes/scope.entity';
-import type { RetentionType } from './retention-policy';
-import type { ScalingType } from './scaling-policy';
-import type { StreamState } from './stream';
+import type { RetentionPolicy, RetentionType } from './retention-policy';
+import type { ScalingPolicy, ScalingType } from './scaling-policy';
+import type { Stream, StreamState } from './stream';
+import type { StreamConfiguration } from './stream-configuration';
 
 /**
  * A stream, user or internal (`_MARK<stream>`, the companion a stream owns; `_RG<group>`, the
@@ -166,3 +167,72 @@ export class StreamEntity {
   ])
   readerGroup?: Relation<ReaderGroupEntity>;
 }
+
+/** The configuration columns of a stream: what a PUT replaces all at once. */
+export type ConfigurationColumns = Pick<
+  StreamEntity,
+  | 'scalingType'
+  | 'minSegments'
+  | 'targetRate'
+  | 'scaleFactor'
+  | 'retentionType'
+  | 'retentionMin'
+  | 'retentionMax'
+  | 'tags'
+  | 'rolloverSizeBytes'
+  | 'timestampAggregationTimeout'
+>;
+
+/** How a configuration is stored: flat, in columns. */
+export function configurationColumns(config: StreamConfiguration): ConfigurationColumns {
+  return {
+    scalingType: config.scaling.type,
+    minSegments: config.scaling.minSegments,
+    targetRate: config.scaling.targetRate ?? null,
+    scaleFactor: config.scaling.scaleFactor ?? null,
+    retentionType: config.retention?.type ?? null,
+    retentionMin: config.retention?.min ?? null,
+    retentionMax: config.retention?.max ?? null,
+    tags: config.tags,
+    rolloverSizeBytes: config.rolloverSizeBytes,
+    timestampAggregationTimeout: config.timestampAggregationTimeout,
+  };
+}
+
+function scalingOf(row: ConfigurationColumns): ScalingPolicy {
+  const { scalingType: type, minSegments } = row;
+  if (type === 'FIXED_NUM_SEGMENTS') return { type, minSegments };
+  return {
+    type,
+    ...(row.targetRate === null ? {} : { targetRate: row.targetRate }),
+    ...(row.scaleFactor === null ? {} : { scaleFactor: row.scaleFactor }),
+    minSegments,
+  };
+}
+
+function retentionOf(row: ConfigurationColumns): RetentionPolicy | undefined {
+  const { retentionType: type, retentionMin: min, retentionMax: max } = row;
+  if (type === null || min === null) return undefined;
+  return max === null ? { type, min } : { type, min, max };
+}
+
+/** The configuration a stream's columns hold. */
+export function configurationOf(row: ConfigurationColumns): StreamConfiguration {
+  const retention = retentionOf(row);
+  return {
+    scaling: scalingOf(row),
+    ...(retention ? { retention } : {}),
+    tags: row.tags,
+    rolloverSizeBytes: row.rolloverSizeBytes,
+    timestampAggregationTimeout: row.timestampAggregationTimeout,
+  };
+}
+
+/** The stream an entity holds, with its version. */
+export const streamOf = (entity: StreamEntity): Stream => ({
+  scopeName: entity.scopeName,
+  name: entity.name,
+  state: entity.state,
+  configuration: configurationOf(entity),
+  revision: { created: entity.created, version: entity.version },
+});
