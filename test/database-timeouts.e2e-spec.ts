@@ -78,11 +78,14 @@ describe('Time limits of statements and transactions (e2e)', () => {
 
   it('bounds a statement in a transaction, at every isolation level', async () => {
     for (const isolationLevel of [undefined, 'REPEATABLE READ', 'SERIALIZABLE'] as const) {
-      const inForce = await db.withTransaction({ isolationLevel }, limits);
+      // Without a level, the default one (READ COMMITTED).
+      const transaction = <T>(work: () => Promise<T>) =>
+        isolationLevel ? db.withTransaction({ isolationLevel }, work) : db.withTransaction(work);
+      const inForce = await transaction(limits);
       expect([isolationLevel, inForce]).toEqual([isolationLevel, LIMITS]);
-      await expect(
-        db.withTransaction({ isolationLevel }, () => db.tx.query('SELECT pg_sleep(30)')),
-      ).rejects.toMatchObject({ code: '57014' });
+      await expect(transaction(() => db.tx.query('SELECT pg_sleep(30)'))).rejects.toMatchObject({
+        code: '57014',
+      });
     }
   });
 

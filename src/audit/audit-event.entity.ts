@@ -41,8 +41,8 @@ export class AuditEventEntity {
   outcome!: 'SUCCEEDED' | 'DENIED';
 
   @Column({ name: 'before', type: 'jsonb', nullable: true })
-  before!: unknown;
+  before!: object | null;
 
   @Column({ name: 'after', type: 'jsonb', nullable: true })
-  after!: unknown;
+  after!: object | null;
 }

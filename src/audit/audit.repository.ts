@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { escapeLiteral } from 'pg';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import type { Keyset } from '../database/keyset';
 import type { Actor } from './actor';
 import { AuditEventDto } from './dto/audit-event.dto';
 import type { AuditFilter } from './dto/audit-query.dto';
+import { AuditEventEntity } from './audit-event.entity';
 
 export type AuditOutcome = 'SUCCEEDED' | 'DENIED';
 
@@ -19,94 +19,75 @@ export interface AuditRecord {
   after?: object;
 }
 
-interface AuditRow {
-  id: string;
-  at: Date;
-  principal: string;
-  client_address: string | null;
-  user_agent: string | null;
-  request_id: string | null;
-  operation: string;
-  resource: string;
-  outcome: AuditOutcome;
-  before: object | null;
-  after: object | null;
-}
-
-/** A text value as an escaped literal, or NULL. */
-const literal = (value: string | null | undefined): string =>
-  value === null || value === undefined ? 'NULL' : escapeLiteral(value);
-
-/** The INSERT of one record, without parameters: every value is an escaped literal. */
-function insertStatement(record: AuditRecord): string {
-  const { actor } = record;
-  const values = [
-    literal(actor.principal),
-    literal(actor.clientAddress),
-    literal(actor.userAgent),
-    literal(actor.requestId),
-    literal(record.operation),
-    literal(record.resource),
-    literal(record.outcome),
-    literal(record.before && JSON.stringify(record.before)),
-    literal(record.after && JSON.stringify(record.after)),
-  ];
-  return `INSERT INTO audit_events
-      (principal, client_address, user_agent, request_id, operation, resource, outcome, before, after)
-    VALUES (${values.join(', ')})`;
-}
-
 /** Every statement of the audit_events table; writes join the current transaction. */
 @Injectable()
 export class AuditRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
+  private get events() {
+    return this.db.tx.getRepository(AuditEventEntity);
+  }
+
   /**
-   * Writes a record. In a change's transaction it goes with the COMMIT, in its round trip (as
-   * the change feed's events do), so the row exists if and only if the change committed; a
-   * refusal, outside any transaction, is written at once.
+   * Writes a record. In a change's transaction, the row exists if and only if the change
+   * committed; a refusal, outside any transaction, is written at once.
    */
   async insert(record: AuditRecord): Promise<void> {
-    const statement = insertStatement(record);
-    const tx = this.db.tx;
-    if (tx.withCommit) tx.withCommit(() => statement);
-    else await tx.query(statement);
+    const { actor } = record;
+    await this.events
+      .createQueryBuilder()
+      .insert()
+      .values({
+        principal: actor.principal,
+        clientAddress: actor.clientAddress,
+        userAgent: actor.userAgent,
+        requestId: actor.requestId,
+        operation: record.operation,
+        resource: record.resource,
+        outcome: record.outcome,
+        before: record.before ?? null,
+        after: record.after ?? null,
+      })
+      .updateEntity(false)
+      .execute();
   }
 
   /**
    * Newest first, within the filters: `take` events, after the event `after` (by id) when given.
-   * Events are never changed or deleted, so an id stands for its place in the order.
+   * Events are never changed, so an id stands for its place in the order.
    */
   async find(filter: AuditFilter, page: Keyset<number>): Promise<AuditEventDto[]> {
-    const params: unknown[] = [
-      filter.from ?? null,
-      filter.to ?? null,
-      filter.resource ?? null,
-      filter.principal ?? null,
-      page.take,
-    ];
-    const after =
-      page.after === undefined
-        ? ''
-        : `AND (at, id) < ((SELECT at FROM audit_events WHERE id = $${params.push(page.after)}), $${params.length})`;
-    const rows = await this.db.tx.query<AuditRow[]>(
-      `SELECT * FROM audit_events
-        WHERE ($1::bigint IS NULL OR at >= to_timestamp($1::bigint / 1000.0))
-          AND ($2::bigint IS NULL OR at <= to_timestamp($2::bigint / 1000.0))
-          AND ($3::text IS NULL OR resource = $3)
-          AND ($4::text IS NULL OR principal = $4)
-          ${after}
-        ORDER BY at DESC, id DESC
-        LIMIT $5`,
-      params,
-    );
+    const query = this.events.createQueryBuilder('a');
+    if (filter.from !== undefined) {
+      query.andWhere('a.at >= to_timestamp(:from::bigint / 1000.0)', { from: filter.from });
+    }
+    if (filter.to !== undefined) {
+      query.andWhere('a.at <= to_timestamp(:to::bigint / 1000.0)', { to: filter.to });
+    }
+    if (filter.resource !== undefined) {
+      query.andWhere('a.resource = :resource', { resource: filter.resource });
+    }
+    if (filter.principal !== undefined) {
+      query.andWhere('a.principal = :principal', { principal: filter.principal });
+    }
+    if (page.after !== undefined) {
+      // The order is (at, id), newest first: after an event is before its instant and id.
+      query.andWhere('(a.at, a.id) < ((SELECT at FROM audit_events WHERE id = :after), :after)', {
+        after: page.after,
+      });
+    }
+    const rows = await query
+      .orderBy('a.at', 'DESC')
+      .addOrderBy('a.id', 'DESC')
+      .limit(page.take)
+      .getMany();
     return rows.map((row) => ({
       id: Number(row.id),
       time: row.at.getTime(),
       principal: row.principal,
-      clientAddress: row.client_address ?? undefined,
-      userAgent: row.user_agent ?? undefined,
-      requestId: row.request_id ?? undefined,
+      clientAddress: row.clientAddress ?? undefined,
+      userAgent: row.userAgent ?? undefined,
+      requestId: row.requestId ?? undefined,
       operation: row.operation,
       resource: row.resource,
       outcome: row.outcome,
