@@ -51,7 +51,7 @@ export class IdempotencyRepository {
     answer: StoredAnswer | null = null,
   ): Promise<boolean> {
     const claimed = await this.records
-      .createQueryBuilder()
+      .createQueryBuilder('kept')
       .insert()
       .values({
         ...request,
@@ -64,7 +64,7 @@ export class IdempotencyRepository {
         ['principal', 'key'],
         {
           overwriteCondition: {
-            where: 'idempotency_records.created_at < now() - make_interval(hours => :ttlHours)',
+            where: 'kept.created_at < now() - make_interval(hours => :ttlHours)',
             parameters: { ttlHours },
           },
         },

@@ -121,7 +121,7 @@ export class ReaderGroupsRepository {
   /** The groups of several scopes, by scope and name; with `lock`, unchangeable until the end. */
   async findIn(scopes: string[], lock: boolean): Promise<ScopedReaderGroup[]> {
     const query = this.withLists(false)
-      .where('g.scopeName IN (:...scopes)', { scopes })
+      .where('g.scopeName = ANY(:scopes)', { scopes })
       .orderBy('g.scopeName')
       .addOrderBy('g.name');
     if (lock) query.setLock('for_no_key_update', undefined, ['g']);

@@ -49,6 +49,7 @@ export class ScopesRepository {
    * lock a scope this way take turns, while changes inside the scope go on.
    */
   async versions(names: string[], lock: boolean): Promise<Map<string, ResourceVersion>> {
+    if (names.length === 0) return new Map();
     const scopes = await this.scopes.find({
       where: { name: In(names) },
       order: { name: 'ASC' },

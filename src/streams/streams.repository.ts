@@ -205,7 +205,7 @@ export class StreamsRepository {
   async findUserStreamsIn(scopes: string[], lock: boolean): Promise<Stream[]> {
     const query = this.streams
       .createQueryBuilder('s')
-      .where('s.scopeName IN (:...scopes)', { scopes })
+      .where('s.scopeName = ANY(:scopes)', { scopes })
       .andWhere(USER)
       .orderBy('s.scopeName')
       .addOrderBy('s.name');
