@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 
-/** The statement of the pagination_key table: the one key every instance signs tokens with. */
+/** The statement of the pagination_key table: the one key every instance derives its continuation-token key from. */
 @Injectable()
 export class PaginationKeyRepository {
   constructor(@InjectDb() private readonly db: Db) {}
