@@ -29,10 +29,11 @@ const UNDECLARED: AccessRule = {
 /**
  * The guard of every route. It notes the route's operation on the request (the log line,
  * metrics and audit name it); then, with AUTH_ENABLED, it asks for credentials (401) and the
- * permission the route's {@link Access} rule names (403), before any other check runs, and
- * tells a list route which items the caller may see. Refusals are counted in the metrics and
- * recorded in the audit trail (a refused bearer token with its reason). Every permission, here
- * and in the apply, is the principal's one access check (docs/extensions.md section 9).
+ * permission the route's {@link Access} rule names, with what its body names (403), before any
+ * other check runs, and tells a list route which items the caller may see. Refusals are counted
+ * in the metrics and recorded in the audit trail (a refused bearer token with its reason). Every
+ * permission, here and in the apply, is the principal's one access check (docs/extensions.md
+ * section 9).
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -80,10 +81,14 @@ export class AccessGuard implements CanActivate {
       });
     req.principal = principal.name;
     req.access = principal;
-    if (!principal.allows(attempt.resource, rule.permission)) {
+    const missing = principal.lacks([
+      { permission: rule.permission, resource: attempt.resource },
+      ...(rule.named?.(req.body, params) ?? []),
+    ]);
+    if (missing.length > 0) {
       this.metrics.authFailed('forbidden');
       await this.recordDenied(actorOf(req), attempt);
-      throw new PermissionDeniedError(rule.permission, attempt.resource);
+      throw new PermissionDeniedError(missing);
     }
     const list = rule.list;
     if (list) {

@@ -16,6 +16,7 @@ const ROUTES: Record<ChangeOperation, [{ prototype: object }, string]> = {
 };
 
 const PARAMS = { scopeName: 's', streamName: 't', readerGroupName: 'g' };
+const BODY = { readerGroupName: 'g', streams: ['t', 'other/u'] };
 
 describe('CHANGE_ACCESS', () => {
   it.each(Object.keys(ROUTES) as ChangeOperation[])(
@@ -27,6 +28,8 @@ describe('CHANGE_ACCESS', () => {
       const change = CHANGE_ACCESS[operation];
       expect(change.permission).toBe(route.permission);
       expect(change.resource(PARAMS)).toBe(route.resource(PARAMS));
+      const named = (rule: AccessRule) => rule.named?.(BODY, PARAMS);
+      expect(named(change)).toEqual(named(route));
     },
   );
 });

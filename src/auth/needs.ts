@@ -1,6 +1,7 @@
 import type { OperationId } from '../common/operations';
+import { StreamRef, streamsNamed } from '../reader-groups/stream-ref';
 import { Permission } from './acl';
-import { Access, AccessRule, PathParams } from './access.decorator';
+import { Access, AccessNeed, AccessRule, PathParams } from './access.decorator';
 import { readerGroupResource, ROOT_RESOURCE, scopeResource, streamResource } from './resources';
 
 const { NONE, READ, READ_UPDATE } = Permission;
@@ -9,11 +10,26 @@ const scope = (p: PathParams): string => scopeResource(p.scopeName);
 const stream = (p: PathParams): string => streamResource(p.scopeName, p.streamName);
 const group = (p: PathParams): string => readerGroupResource(p.scopeName, p.readerGroupName);
 
+/** READ on each of the streams: what reading them from a reader group needs. */
+export const readOnStreams = (refs: readonly StreamRef[]): AccessNeed[] =>
+  refs.map((ref) => ({ permission: READ, resource: streamResource(ref.scope, ref.stream) }));
+
+/**
+ * Creating a reader group: READ_UPDATE on its scope, and READ on every stream it reads, asked
+ * before any is looked up, so that whether a stream exists is told only to who may read it.
+ */
+const createReaderGroup: AccessRule = {
+  permission: READ_UPDATE,
+  resource: scope,
+  named: (body, p) => readOnStreams(streamsNamed(body, p.scopeName)),
+};
+
 /** The permission each operation needs, as the reference controller asks (docs/behaviour.md section 8). */
 export const Needs = {
   readUpdateOnRoot: () => Access({ permission: READ_UPDATE, resource: root }),
   readOnScope: () => Access({ permission: READ, resource: scope }),
   readUpdateOnScope: () => Access({ permission: READ_UPDATE, resource: scope }),
+  createReaderGroup: () => Access(createReaderGroup),
   readOnStream: () => Access({ permission: READ, resource: stream }),
   readUpdateOnStream: () => Access({ permission: READ_UPDATE, resource: stream }),
   readOnReaderGroup: () => Access({ permission: READ, resource: group }),
@@ -60,7 +76,7 @@ export const CHANGE_ACCESS = {
   updateStream: { permission: READ_UPDATE, resource: stream },
   updateStreamState: { permission: READ_UPDATE, resource: stream },
   deleteStream: { permission: READ_UPDATE, resource: stream },
-  createReaderGroup: { permission: READ_UPDATE, resource: scope },
+  createReaderGroup,
   deleteReaderGroup: { permission: READ_UPDATE, resource: group },
 } satisfies Partial<Record<OperationId, AccessRule>>;
 

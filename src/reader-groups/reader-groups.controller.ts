@@ -71,7 +71,7 @@ export class ReaderGroupsController {
   @ApiExtension('x-extension', true)
   @TaggedAnswer(201, ReaderGroupPropertyDto)
   @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
-  @Needs.readUpdateOnScope()
+  @Needs.createReaderGroup()
   @OperationOf(Operation.createReaderGroup)
   createReaderGroup(
     @RequestActor() actor: Actor,

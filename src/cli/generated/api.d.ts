@@ -1009,11 +1009,6 @@ export interface components {
         };
         CreateReaderGroupRequest: {
             /**
-             * @description 1 to 250 characters of A-Z a-z 0-9 . - ; names starting with `_` are reserved.
-             * @example billing-readers
-             */
-            readerGroupName: string;
-            /**
              * @description The streams the group reads: `stream` (same scope) or `scope/stream`.
              * @example [
              *       "orders",
@@ -1021,6 +1016,11 @@ export interface components {
              *     ]
              */
             streams: string[];
+            /**
+             * @description 1 to 250 characters of A-Z a-z 0-9 . - ; names starting with `_` are reserved.
+             * @example billing-readers
+             */
+            readerGroupName: string;
         };
         StreamDescription: {
             /** @enum {string} */
