@@ -67,14 +67,13 @@ export class ReaderGroupsRepository {
     return rows.map((row) => row.name);
   }
 
-  /** The groups that read a stream, as scoped names (`scope/group`), by scope and name. */
-  async namesReading(scope: string, stream: string): Promise<string[]> {
-    const rows = await this.db.tx.query<{ name: string }[]>(
-      `SELECT scope_name || '/' || reader_group AS name FROM reader_group_streams
+  /** The groups that read a stream, by scope and name. */
+  namesReading(scope: string, stream: string): Promise<{ scopeName: string; name: string }[]> {
+    return this.db.tx.query(
+      `SELECT scope_name AS "scopeName", reader_group AS name FROM reader_group_streams
         WHERE stream_scope = $1 AND stream_name = $2 ORDER BY scope_name, reader_group`,
       [scope, stream],
     );
-    return rows.map((row) => row.name);
   }
 
   /** The group with its streams and its online readers, in one query. */

@@ -244,7 +244,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a reader group: its streams and online readers. */
+        /** Retrieves a reader group: its streams (those the caller may read) and online readers. */
         get: operations["getReaderGroup"];
         put?: never;
         post?: never;
@@ -282,7 +282,8 @@ export interface paths {
         };
         /**
          * Describes a stream: state, times, configuration, current epoch and segments, and the
-         *     reader groups that read it (extension). Carries the stream's entity tag.
+         *     reader groups that read it, those the caller may read (extension). Carries the stream's
+         *     entity tag.
          */
         get: operations["describeStream"];
         put?: never;
@@ -1045,13 +1046,18 @@ export interface components {
              * @description When the stream last scaled, ms since 1970; absent until it first does.
              */
             lastScaledAt?: number;
+            /**
+             * Format: int32
+             * @description How many other reader groups read the stream, which the caller may not read; absent when none.
+             */
+            hiddenReaderGroups?: number;
             scopeName: string;
             streamName: string;
             /** @description The stream's properties, as `GET` stream answers them. */
             configuration: components["schemas"]["StreamProperty"];
             /** @description The segments of the current epoch, by number. */
             activeSegments: components["schemas"]["Segment"][];
-            /** @description The reader groups that read the stream, as `scope/group`, by name. */
+            /** @description The reader groups that read the stream, as `scope/group`, by name: those the caller may read. */
             readerGroups: string[];
         };
         ApplyScope: {
