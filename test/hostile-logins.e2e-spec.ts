@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { basic, writeAccounts } from './support/accounts';
 import { recordFigure } from './support/figures';
 import { allowedMs, beside, hostileTarget } from './support/hostile';
 import { Answer, sendFrom } from './support/http-forwarder';
+import { COMMITTED_DOCUMENT_PATH } from './support/openapi';
 import type { ServiceProcess } from './support/service-process';
 
 const MAX_FAILURES = 5;
@@ -191,7 +193,7 @@ describe('Hostile logins (e2e, built service)', () => {
   });
 
   describe('health details', () => {
-    /** Every health route of the API document: the contract's ten and the probes. */
+    /** Every health route: the contract's (but the details) with and without a contributor, and the probes. */
     const ROUTES = [
       '/v1/health',
       '/v1/health/disk',
@@ -211,6 +213,23 @@ describe('Hostile logins (e2e, built service)', () => {
       '/readyz',
     ];
     const CARRYING_DETAILS = ROUTES.slice(0, 7);
+
+    it('covers every health route of the API document but the details themselves', () => {
+      const document = JSON.parse(readFileSync(COMMITTED_DOCUMENT_PATH, 'utf8')) as {
+        paths: Record<string, Record<string, { tags?: string[] }>>;
+      };
+      const templates = Object.entries(document.paths)
+        .filter(([, operations]) =>
+          Object.values(operations).some((o) => o.tags?.includes('Health')),
+        )
+        .map(([template]) => template)
+        .filter((template) => !template.startsWith('/v1/health/details'));
+      expect(templates.length).toBeGreaterThanOrEqual(10);
+      for (const template of templates) {
+        const pattern = new RegExp(`^${template.replace('{id}', '[^/]+(/[^/]+)*')}$`);
+        expect([template, ROUTES.some((route) => pattern.test(route))]).toEqual([template, true]);
+      }
+    });
 
     it('are shown to no anonymous caller and no reader, on any health route', async () => {
       for (const [who, authorization] of [
