@@ -441,7 +441,11 @@ describe('A provider down when the service starts (e2e, in-process provider)', (
   });
 
   it('starts, refuses tokens with 503 and is DOWN (alive) until the provider answers', async () => {
-    const health = await t.http.get('/v1/health/oidc').expect(200);
+    // The details are for those allowed /v1/health/details.
+    const health = await t.http
+      .get('/v1/health/oidc')
+      .set('Authorization', basic('admin'))
+      .expect(200);
     expect([health.body.status, health.body.details.issuer]).toEqual(['DOWN', provider.issuer]);
     expect(health.body.details.message).toContain('fetch failed');
     expect((await t.http.get('/livez')).status).toBe(200);
@@ -480,7 +484,10 @@ describe('A discovery document naming another issuer (e2e, in-process provider)'
   });
 
   it('trusts none of its keys: tokens 503, health oidc DOWN saying why', async () => {
-    const health = await t.http.get('/v1/health/oidc').expect(200);
+    const health = await t.http
+      .get('/v1/health/oidc')
+      .set('Authorization', basic('admin'))
+      .expect(200);
     expect([health.body.status, health.body.details.message]).toEqual([
       'DOWN',
       expect.stringContaining('not AUTH_OIDC_ISSUER'),

@@ -14,6 +14,7 @@ import {
   TooManyAuthFailuresError,
 } from './auth.errors';
 import { AuthService, Principal } from './auth.service';
+import { UNAUTHENTICATED_PRINCIPAL } from './principal';
 import { ROOT_RESOURCE } from './resources';
 
 export interface AuthenticatedRequest extends RequestWithId {
@@ -58,9 +59,15 @@ export class AccessGuard implements CanActivate {
         context.getHandler(),
         context.getClass(),
       ]) ?? UNDECLARED;
-    if (rule.health && this.config.AUTH_HEALTH_OPEN) return true;
-
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // Open health routes need no credentials. Credentials sent are checked all the same (a
+    // failed login like any other): the health details are shown to those who may read them.
+    const open = rule.health === true && this.config.AUTH_HEALTH_OPEN;
+    if (open && !req.headers.authorization) {
+      req.access = UNAUTHENTICATED_PRINCIPAL;
+      return true;
+    }
+
     const params = req.params as PathParams;
     const query = req.query as QueryParams;
     const attempt: AuditEntry = { operation, resource: rule.resource(params, query) };
@@ -81,10 +88,12 @@ export class AccessGuard implements CanActivate {
       });
     req.principal = principal.name;
     req.access = principal;
-    const missing = principal.lacks([
-      { permission: rule.permission, resource: attempt.resource },
-      ...(rule.named?.(req.body, params) ?? []),
-    ]);
+    const missing = open
+      ? []
+      : principal.lacks([
+          { permission: rule.permission, resource: attempt.resource },
+          ...(rule.named?.(req.body, params) ?? []),
+        ]);
     if (missing.length > 0) {
       this.metrics.authFailed('forbidden');
       await this.recordDenied(actorOf(req), attempt);

@@ -2,6 +2,7 @@ import type { OperationId } from '../common/operations';
 import { StreamRef, streamsNamed } from '../reader-groups/stream-ref';
 import { Permission } from './acl';
 import { Access, AccessNeed, AccessRule, PathParams } from './access.decorator';
+import { ANONYMOUS_PRINCIPAL, Principal } from './principal';
 import { readerGroupResource, ROOT_RESOURCE, scopeResource, streamResource } from './resources';
 
 const { NONE, READ, READ_UPDATE } = Permission;
@@ -23,6 +24,12 @@ const createReaderGroup: AccessRule = {
   resource: scope,
   named: (body, p) => readOnStreams(streamsNamed(body, p.scopeName)),
 };
+
+/**
+ * What `/v1/health/details` needs; the other health routes show their details only to callers
+ * who have it (docs/behaviour.md section 7): the data path, disk and memory bytes, migrations.
+ */
+const HEALTH_DETAILS: AccessRule = { permission: READ_UPDATE, resource: root };
 
 /** The permission each operation needs, as the reference controller asks (docs/behaviour.md section 8). */
 export const Needs = {
@@ -64,7 +71,12 @@ export const Needs = {
     }),
   /** Health and probes: open while AUTH_HEALTH_OPEN is true, READ on the root otherwise. */
   health: () => Access({ permission: READ, resource: root, health: true }),
+  healthDetails: () => Access(HEALTH_DETAILS),
 };
+
+/** Whether `access` may see the health details; undefined is anyone while AUTH_ENABLED is off. */
+export const seesHealthDetails = (access: Principal | undefined): boolean =>
+  (access ?? ANONYMOUS_PRINCIPAL).allows(HEALTH_DETAILS.resource({}), HEALTH_DETAILS.permission);
 
 /**
  * What the operations that a declarative apply runs need, for the apply to ask on each change.

@@ -52,3 +52,9 @@ export const ANONYMOUS_PRINCIPAL = new Principal(
   'anonymous',
   parseAcl('prn::*,READ_UPDATE'),
 );
+
+/**
+ * Whoever calls without credentials a route open to everyone while authentication is on (the
+ * health routes with AUTH_HEALTH_OPEN): they may do nothing more than the route itself.
+ */
+export const UNAUTHENTICATED_PRINCIPAL = new Principal(ANONYMOUS, 'anonymous', []);

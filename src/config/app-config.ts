@@ -259,12 +259,18 @@ export class AppConfig {
   @IsEmpty({ message: 'AUTH_OIDC_UI_CLIENT_ID needs AUTH_OIDC_ISSUER' })
   AUTH_OIDC_UI_CLIENT_ID?: string;
 
-  /** With auth on, the health routes (but details) and the probes still need no credentials. */
+  /**
+   * With auth on, the health routes (but details) and the probes still need no credentials; the
+   * `details` of their answers are for callers allowed `/v1/health/details` alone.
+   */
   @Transform(toBool)
   @IsBoolean({ message: 'AUTH_HEALTH_OPEN must be true or false' })
   AUTH_HEALTH_OPEN = true;
 
-  /** Failed logins from one client within AUTH_FAILURE_WINDOW_MS before it gets 429. */
+  /**
+   * Failed logins from one client within AUTH_FAILURE_WINDOW_MS before it gets 429; checks under
+   * way count against it (docs/behaviour.md section 8).
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)

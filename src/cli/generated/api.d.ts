@@ -1173,6 +1173,10 @@ export interface components {
         HealthResult: {
             /** @description The lowest of the contributor's own status and its children's. */
             status?: components["schemas"]["HealthStatus"];
+            /**
+             * @description What the contributor reports about itself. With authentication on, only for callers allowed
+             *     `/v1/health/details` (`READ_UPDATE` on `prn::/`); left out for the others.
+             */
             details?: {
                 [key: string]: string;
             } & components["schemas"]["HealthDetails"];
