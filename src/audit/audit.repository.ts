@@ -4,6 +4,7 @@ import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import type { Keyset } from '../database/keyset';
 import type { Actor } from './actor';
+import { auditText } from './audit-text';
 import { AuditEventDto } from './dto/audit-event.dto';
 import type { AuditFilter } from './dto/audit-query.dto';
 
@@ -37,23 +38,27 @@ interface AuditRow {
 const literal = (value: string | null | undefined): string =>
   value === null || value === undefined ? 'NULL' : escapeLiteral(value);
 
-/** The INSERT of one record, without parameters: every value is an escaped literal. */
-function insertStatement(record: AuditRecord): string {
+/** An indexed text as an escaped literal: shortened when too long to index (`auditText`). */
+const indexedLiteral = (value: string | null): string =>
+  literal(value === null ? null : auditText(value));
+
+const COLUMNS =
+  'principal, client_address, user_agent, request_id, operation, resource, outcome, before, after';
+
+/** The values of a record, in the order of {@link COLUMNS}, each an escaped literal. */
+function valuesOf(record: AuditRecord): string {
   const { actor } = record;
-  const values = [
-    literal(actor.principal),
-    literal(actor.clientAddress),
+  return [
+    indexedLiteral(actor.principal),
+    indexedLiteral(actor.clientAddress),
     literal(actor.userAgent),
     literal(actor.requestId),
     literal(record.operation),
-    literal(record.resource),
+    indexedLiteral(record.resource),
     literal(record.outcome),
     literal(record.before && JSON.stringify(record.before)),
     literal(record.after && JSON.stringify(record.after)),
-  ];
-  return `INSERT INTO audit_events
-      (principal, client_address, user_agent, request_id, operation, resource, outcome, before, after)
-    VALUES (${values.join(', ')})`;
+  ].join(', ');
 }
 
 /** Every statement of the audit_events table; writes join the current transaction. */
@@ -64,10 +69,11 @@ export class AuditRepository {
   /**
    * Writes a record. In a change's transaction it goes with the COMMIT, in its round trip (as
    * the change feed's events do), so the row exists if and only if the change committed; a
-   * refusal, outside any transaction, is written at once.
+   * refusal, outside any transaction, is written at once. The statement has no parameters:
+   * every value is an escaped literal.
    */
   async insert(record: AuditRecord): Promise<void> {
-    const statement = insertStatement(record);
+    const statement = `INSERT INTO audit_events (${COLUMNS}) VALUES (${valuesOf(record)})`;
     const tx = this.db.tx;
     if (tx.withCommit) tx.withCommit(() => statement);
     else await tx.query(statement);
@@ -81,8 +87,9 @@ export class AuditRepository {
     const params: unknown[] = [
       filter.from ?? null,
       filter.to ?? null,
-      filter.resource ?? null,
-      filter.principal ?? null,
+      // Named as stored: a long name finds its shortened row.
+      filter.resource === undefined ? null : auditText(filter.resource),
+      filter.principal === undefined ? null : auditText(filter.principal),
       page.take,
     ];
     const after =
