@@ -32,6 +32,7 @@ interface AuditRow {
   outcome: AuditOutcome;
   before: object | null;
   after: object | null;
+  request_count: number;
 }
 
 /** A text value as an escaped literal, or NULL. */
@@ -80,8 +81,25 @@ export class AuditRepository {
   }
 
   /**
+   * Counts a refusal in the row of its client address and minute (by the database's clock, in
+   * UTC), which the first refusal of that minute writes with its own details. The unique index
+   * of migration AuditDenialCounts makes concurrent counts, from any instance, add up.
+   */
+  async countDenial(record: AuditRecord): Promise<void> {
+    await this.db.tx.query(
+      `INSERT INTO audit_events (at, denial_minute, ${COLUMNS})
+       SELECT moment.at, date_trunc('minute', moment.at, 'UTC'), ${valuesOf(record)}
+         FROM (SELECT clock_timestamp() AS at) moment
+       ON CONFLICT ((COALESCE(client_address, '')), denial_minute)
+          WHERE denial_minute IS NOT NULL
+       DO UPDATE SET request_count = audit_events.request_count + 1`,
+    );
+  }
+
+  /**
    * Newest first, within the filters: `take` events, after the event `after` (by id) when given.
-   * Events are never changed or deleted, so an id stands for its place in the order.
+   * An event's time never changes (a counted one only counts more) and events are never
+   * deleted, so an id stands for its place in the order.
    */
   async find(filter: AuditFilter, page: Keyset<number>): Promise<AuditEventDto[]> {
     const params: unknown[] = [
@@ -110,6 +128,7 @@ export class AuditRepository {
     return rows.map((row) => ({
       id: Number(row.id),
       time: row.at.getTime(),
+      count: row.request_count,
       principal: row.principal,
       clientAddress: row.client_address ?? undefined,
       userAgent: row.user_agent ?? undefined,
