@@ -98,8 +98,9 @@ export class AuditRepository {
 
   /**
    * Newest first, within the filters: `take` events, after the event `after` (by id) when given.
-   * An event's time never changes (a counted one only counts more) and events are never
-   * deleted, so an id stands for its place in the order.
+   * An event's time never changes (a counted one only counts more) and events are deleted only
+   * from the oldest end (retention), so an id stands for its place in the order; a deleted one
+   * had only deleted events after it.
    */
   async find(filter: AuditFilter, page: Keyset<number>): Promise<AuditEventDto[]> {
     const params: unknown[] = [
@@ -139,5 +140,26 @@ export class AuditRepository {
       before: row.before ?? undefined,
       after: row.after ?? undefined,
     }));
+  }
+
+  /**
+   * Deletes at most `limit` events older than `days` days, oldest first (the time index read
+   * from its old end, each row then reached by its ctid, whatever the table's size); how many
+   * it deleted. Concurrent purges skip each other's rows.
+   */
+  async deleteExpired(days: number, limit: number): Promise<number> {
+    const [{ deleted }] = await this.db.tx.query<Array<{ deleted: number }>>(
+      `WITH gone AS (
+         DELETE FROM audit_events
+          WHERE ctid IN (SELECT ctid FROM audit_events
+                          WHERE at < now() - make_interval(days => $1)
+                          ORDER BY at, id
+                          LIMIT $2
+                          FOR UPDATE SKIP LOCKED)
+         RETURNING 1)
+       SELECT count(*)::int AS deleted FROM gone`,
+      [days, limit],
+    );
+    return deleted;
   }
 }
