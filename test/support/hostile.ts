@@ -107,7 +107,7 @@ export async function peakRssDuring<T>(
 /** The built service on a database of its own, for one test file. */
 export async function hostileTarget(
   env: NodeJS.ProcessEnv = {},
-): Promise<{ service: ServiceProcess; stop(): Promise<void> }> {
+): Promise<{ service: ServiceProcess; databaseUrl: string; stop(): Promise<void> }> {
   const database = await createTestDatabase();
   const service = ServiceProcess.start({
     PORT: String(await freePort()),
@@ -123,6 +123,8 @@ export async function hostileTarget(
   }
   return {
     service,
+    // To look behind the API: what was written, and what it costs the database.
+    databaseUrl: database.url,
     stop: async () => {
       await service.stop('SIGKILL');
       await database.drop();
