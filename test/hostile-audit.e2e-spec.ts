@@ -166,9 +166,12 @@ describe('The audit trail under hostile clients (e2e)', () => {
     // The old trail grew by 34 MB here (each refusal a row, or the dead row of a failed one).
     expect(grewBytes).toBeLessThan(1024 * 1024);
 
-    // Each refusal costs about what a GET does, and the GETs of others are not held up.
+    // Each refusal costs about what a GET does, and the GETs of others are not held up (the
+    // 99th percentile: over a thousand probes, a loaded machine stalls a few for anyone).
     expect(cost.attackMs / (ATTACK_REQUESTS / ATTACKERS)).toBeLessThan(allowedMs(cost.idleGetMs));
-    expect(cost.worstGetMs).toBeLessThan(allowedMs(cost.idleGetMs));
+    expect(cost.p99GetMs).toBeLessThan(allowedMs(cost.idleGetMs));
+    recordFigure('audit: 2,000 refusals of 15 KB paths, p99 probe GET ms', cost.p99GetMs);
+    recordFigure('audit: 2,000 refusals of 15 KB paths, idle probe GET ms', cost.idleGetMs);
     noRecordFailed();
   }, 90_000);
 });
