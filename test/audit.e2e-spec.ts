@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AuditEventDto } from '../src/audit/dto/audit-event.dto';
 import { basic, writeAccounts } from './support/accounts';
 import { startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
 
 type AuditEvent = AuditEventDto & {
   before?: Record<string, unknown>;
@@ -312,5 +313,44 @@ describe('Audit trail with authentication (e2e)', () => {
     expect(await eventsFrom(client, `&resource=${encodeURIComponent(event.resource)}`)).toEqual([
       event,
     ]);
+  });
+});
+
+describe('Audit trail of several instances (e2e)', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const instances: TestApp[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const env = {
+      AUTH_ENABLED: 'true',
+      AUTH_ACCOUNTS_FILE: await writeAccounts({ admin: 'prn::*,READ_UPDATE' }),
+      TRUST_PROXY: 'loopback',
+    };
+    for (let i = 0; i < 2; i++) instances.push(await startTestApp(env, () => database.url));
+  });
+  afterAll(async () => {
+    for (const instance of instances) await instance.close();
+    await database?.drop();
+  });
+
+  it('counts the 401s one client sends to several instances in the same event', async () => {
+    const client = '203.0.113.5';
+    const statuses = await Promise.all(
+      instances.flatMap((instance) =>
+        Array.from({ length: 15 }, async () => {
+          const res = await instance.http.get('/v1/scopes').set('X-Forwarded-For', client);
+          return res.status;
+        }),
+      ),
+    );
+    expect(statuses).toEqual(Array.from({ length: 30 }, () => 401));
+    const rows = await instances[0].sql<{ count: number }>(
+      `SELECT request_count AS count FROM audit_events WHERE client_address = $1`,
+      [client],
+    );
+    // One event, or two if the refusals straddled a minute.
+    expect(rows.length === 1 || rows.length === 2).toBe(true);
+    expect(rows.reduce((sum, row) => sum + row.count, 0)).toBe(30);
   });
 });
