@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Actor, actorOf } from '../audit/actor';
+import { actorOf } from '../audit/actor';
 import { AuditEntry, AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
 import { noteOperation, RequestWithId } from '../http/request-context';
@@ -32,7 +32,8 @@ const UNDECLARED: AccessRule = {
  * metrics and audit name it); then, with AUTH_ENABLED, it asks for credentials (401) and the
  * permission the route's {@link Access} rule names, with what its body names (403), before any
  * other check runs, and tells a list route which items the caller may see. Refusals are counted
- * in the metrics and recorded in the audit trail (a refused bearer token with its reason). Every
+ * in the metrics and recorded in the audit trail (a refused bearer token with its reason; the
+ * 401s of a client address counted per minute, docs/extensions.md section 10). Every
  * permission, here and in the apply, is the principal's one access check (docs/extensions.md
  * section 9).
  */
@@ -78,11 +79,16 @@ export class AccessGuard implements CanActivate {
           this.metrics.rateLimited();
         } else if (error instanceof InvalidTokenError) {
           this.metrics.authFailed('invalid_token');
-          await this.recordDenied(actorOf(req), { ...attempt, after: { reason: error.reason } });
+          await this.recorded(
+            this.audit.unauthenticated(actorOf(req), {
+              ...attempt,
+              after: { reason: error.reason },
+            }),
+          );
         } else if (!(error instanceof IssuerUnavailableError)) {
           const reason = req.headers.authorization ? 'invalid_credentials' : 'missing_credentials';
           this.metrics.authFailed(reason);
-          await this.recordDenied(actorOf(req), attempt);
+          await this.recorded(this.audit.unauthenticated(actorOf(req), attempt));
         }
         throw error;
       });
@@ -96,7 +102,7 @@ export class AccessGuard implements CanActivate {
         ]);
     if (missing.length > 0) {
       this.metrics.authFailed('forbidden');
-      await this.recordDenied(actorOf(req), attempt);
+      await this.recorded(this.audit.denied(actorOf(req), attempt));
       throw new PermissionDeniedError(missing);
     }
     const list = rule.list;
@@ -108,8 +114,8 @@ export class AccessGuard implements CanActivate {
   }
 
   /** A refusal is recorded; if the database cannot take it, the refusal still stands. */
-  private async recordDenied(actor: Actor, entry: AuditEntry): Promise<void> {
-    await this.audit.denied(actor, entry).catch((error: unknown) => {
+  private async recorded(record: Promise<void>): Promise<void> {
+    await record.catch((error: unknown) => {
       this.logger.warn(
         `could not record a denied request: ${error instanceof Error ? error.message : ''}`,
       );

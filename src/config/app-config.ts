@@ -389,6 +389,16 @@ export class AppConfig {
   @Max(24 * 3650)
   EVENTS_RETENTION_HOURS = 168;
 
+  /**
+   * How long the audit trail keeps its events, in days (docs/extensions.md section 10); older
+   * ones are deleted in the background.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  AUDIT_RETENTION_DAYS = 365;
+
   /** How long a health result is reused: a storm of probes costs one database ping per moment. */
   @Transform(toInt)
   @IsInt()

@@ -671,6 +671,13 @@ export interface components {
              * @description When it happened, in milliseconds since 1970.
              */
             time: number;
+            /**
+             * Format: int32
+             * @description How many requests the event stands for: 1, but for requests refused for want of valid
+             *     credentials (401), counted in one event per client address and minute, which names the
+             *     first of them (its time, operation, resource and request id).
+             */
+            count: number;
             /** @enum {string} */
             outcome: "SUCCEEDED" | "DENIED";
             /** @description The configuration before an update. */
@@ -685,7 +692,10 @@ export interface components {
             requestId?: string;
             /** @description The operation's id in this document. */
             operation: string;
-            /** @description The resource, named as in ACLs. */
+            /**
+             * @description The resource, named as in ACLs; one longer than 605 characters as its first 540, `…` and
+             *     the SHA-256 of the whole in hex (as are the principal and the client address).
+             */
             resource: string;
         };
         AuditEventsList: {
