@@ -19,14 +19,22 @@ export interface AttackCost<T> {
   idleGetMs: number;
   /** The slowest probe `GET` sent while the attack ran. */
   worstGetMs: number;
+  /**
+   * The time within which nine in ten probe `GET`s sent while the attack ran were answered: an
+   * attack that slows the service slows most of them, where a loaded machine's scheduler now and
+   * then delays one (the slowest of a long attack's probes is often that one).
+   */
+  p90GetMs: number;
   /** How many probe `GET`s were answered while the attack ran. */
   probes: number;
 }
 
-const median = (values: number[]): number => {
+/** The value below which `fraction` of `values` lie (the last one for 1). */
+export const quantile = (values: number[], fraction: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 };
+const median = (values: number[]): number => quantile(values, 0.5);
 
 async function timedGet(url: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
@@ -67,6 +75,7 @@ export async function beside<T>(
     attackMs,
     idleGetMs: median(idle),
     worstGetMs: Math.max(...during),
+    p90GetMs: quantile(during, 0.9),
     probes: during.length,
   };
 }
