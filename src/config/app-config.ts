@@ -382,6 +382,27 @@ export class AppConfig {
   @Max(100_000)
   EVENTS_MAX_STREAMS = 1000;
 
+  /**
+   * Long polls of the change feed (`wait` above 0) waiting at once on one instance; then 503.
+   * Each holds a connection and its request's memory for up to a minute.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_LONG_POLLS = 1000;
+
+  /**
+   * Streams, and as many waiting long polls, that one client may hold on one instance (a
+   * principal with authentication on, else an address); then 503, so that one client cannot
+   * take every place of EVENTS_MAX_STREAMS or EVENTS_MAX_LONG_POLLS.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_STREAMS_PER_CLIENT = 100;
+
   /** How long the change feed's events are kept; older ones are deleted in the background. */
   @Transform(toInt)
   @IsInt()

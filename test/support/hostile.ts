@@ -24,16 +24,22 @@ export interface AttackCost<T> {
    * the service did to others rather than the few stalls a loaded machine gives anyone.
    */
   p99GetMs: number;
+  /**
+   * The time within which nine in ten probe `GET`s sent while the attack ran were answered: an
+   * attack that slows the service slows most of them, where a loaded machine's scheduler now and
+   * then delays one (the slowest of a long attack's probes is often that one).
+   */
+  p90GetMs: number;
   /** How many probe `GET`s were answered while the attack ran. */
   probes: number;
 }
 
-/** The value below which `fraction` of `values` lie (nearest rank). */
-const percentile = (values: number[], fraction: number): number => {
+/** The value below which `fraction` of `values` lie (the last one for 1). */
+export const quantile = (values: number[], fraction: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 };
-const median = (values: number[]): number => percentile(values, 0.5);
+const median = (values: number[]): number => quantile(values, 0.5);
 
 async function timedGet(url: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
@@ -74,7 +80,8 @@ export async function beside<T>(
     attackMs,
     idleGetMs: median(idle),
     worstGetMs: Math.max(...during),
-    p99GetMs: percentile(during, 0.99),
+    p99GetMs: quantile(during, 0.99),
+    p90GetMs: quantile(during, 0.9),
     probes: during.length,
   };
 }
