@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The audit trail counts what it cannot afford to keep one row each of (docs/extensions.md
- * section 10): the requests refused for want of valid credentials are one row per client
+ * section 12): the requests refused for want of valid credentials are one row per client
  * address and minute (`denial_minute`), whose `request_count` grows with each. Every other
  * row, those written before included, stands for one request. The unique index makes the count
  * the database's: instances counting the same address at once add to one row.

@@ -302,7 +302,7 @@ describe('Bearer tokens of an OpenID Connect provider (e2e, in-process provider)
       ],
     ];
     // Each from a client of its own: the 401s of one client address are counted in one event
-    // a minute, which names the first (docs/extensions.md section 10).
+    // a minute, which names the first (docs/extensions.md section 12).
     for (const [i, [name, token, reason]] of cases.entries()) {
       const res = await t.http
         .get('/v1/scopes/sales')

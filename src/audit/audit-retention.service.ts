@@ -5,7 +5,7 @@ import { AuditRepository } from './audit.repository';
 
 /**
  * Deletes the audit trail's events older than AUDIT_RETENTION_DAYS in the background
- * (docs/extensions.md section 10), every five minutes, oldest first, in batches of 1,000; the
+ * (docs/extensions.md section 12), every five minutes, oldest first, in batches of 1,000; the
  * batches of several instances skip each other's rows, so they share the work without waiting.
  */
 @Injectable()

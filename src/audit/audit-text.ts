@@ -15,7 +15,7 @@ const DIGEST_CHARS = 64;
 export const AUDIT_TEXT_KEPT_CHARS = AUDIT_TEXT_MAX_CHARS - 1 - DIGEST_CHARS;
 
 /**
- * A text as the audit trail stores and indexes it (docs/extensions.md section 10): whole when
+ * A text as the audit trail stores and indexes it (docs/extensions.md section 12): whole when
  * it is at most {@link AUDIT_TEXT_MAX_CHARS} characters, else its first
  * {@link AUDIT_TEXT_KEPT_CHARS} characters, `…` and the SHA-256 of the whole (UTF-8) in hex,
  * which tells apart texts that start alike without keeping what an attacker chose to send. A

@@ -33,7 +33,7 @@ const UNDECLARED: AccessRule = {
  * permission the route's {@link Access} rule names, with what its body names (403), before any
  * other check runs, and tells a list route which items the caller may see. Refusals are counted
  * in the metrics and recorded in the audit trail (a refused bearer token with its reason; the
- * 401s of a client address counted per minute, docs/extensions.md section 10). Every
+ * 401s of a client address counted per minute, docs/extensions.md section 12). Every
  * permission, here and in the apply, is the principal's one access check (docs/extensions.md
  * section 9).
  */

@@ -411,7 +411,7 @@ export class AppConfig {
   EVENTS_RETENTION_HOURS = 168;
 
   /**
-   * How long the audit trail keeps its events, in days (docs/extensions.md section 10); older
+   * How long the audit trail keeps its events, in days (docs/extensions.md section 12); older
    * ones are deleted in the background.
    */
   @Transform(toInt)
