@@ -7,6 +7,7 @@ import { IdempotencyRecords1764300000000 } from './1764300000000-IdempotencyReco
 import { ReaderGroupVersionOnStreamDelete1764400000000 } from './1764400000000-ReaderGroupVersionOnStreamDelete';
 import { SegmentLives1764500000000 } from './1764500000000-SegmentLives';
 import { ChangeEvents1764600000000 } from './1764600000000-ChangeEvents';
+import { AuditDenialCounts1764710000000 } from './1764710000000-AuditDenialCounts';
 
 /** Every migration, oldest first. A new migration is added here in the same commit. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   ReaderGroupVersionOnStreamDelete1764400000000,
   SegmentLives1764500000000,
   ChangeEvents1764600000000,
+  AuditDenialCounts1764710000000,
 ];

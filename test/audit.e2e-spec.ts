@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { AuditEventDto } from '../src/audit/dto/audit-event.dto';
 import { basic, writeAccounts } from './support/accounts';
 import { startTestApp, TestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
 
 type AuditEvent = AuditEventDto & {
   before?: Record<string, unknown>;
@@ -201,9 +203,21 @@ describe('Audit trail with authentication (e2e)', () => {
       AUTH_ENABLED: 'true',
       AUTH_ACCOUNTS_FILE: file,
       AUTH_MAX_FAILURES: '100',
+      // Tests speak for several clients (X-Forwarded-For), as the 401s of one are counted.
+      TRUST_PROXY: 'loopback',
     });
   });
   afterAll(() => t.close());
+
+  const eventsFrom = async (client: string, query = ''): Promise<AuditEvent[]> =>
+    (
+      (
+        await t.http
+          .get(`/v1/audit?limit=1000${query}`)
+          .set('Authorization', basic('admin'))
+          .expect(200)
+      ).body as { auditEvents: AuditEvent[] }
+    ).auditEvents.filter((event) => event.clientAddress === client);
 
   it('records the principal of changes, and every denied request', async () => {
     await t.http
@@ -245,5 +259,98 @@ describe('Audit trail with authentication (e2e)', () => {
       { principal: 'reader', operation: 'listAuditEvents', resource: 'prn::/', outcome: 'DENIED' },
     ]);
     expect(recorded[2].requestId).toBe('stranger-1');
+  });
+
+  it('counts the 401s of a client address in one event a minute; each 403 is an event of its own', async () => {
+    const stranger = '198.51.100.7';
+    const refusals = [
+      ...Array.from({ length: 12 }, () => t.http.get('/v1/scopes/sales')),
+      ...Array.from({ length: 6 }, () => t.http.get('/v1/scopes')),
+      ...Array.from({ length: 2 }, () =>
+        t.http.get('/v1/scopes').set('Authorization', basic('admin', 'wrong')),
+      ),
+    ];
+    // At once: the database adds them up, whatever their order.
+    const statuses = await Promise.all(
+      refusals.map(async (request) => (await request.set('X-Forwarded-For', stranger)).status),
+    );
+    expect(statuses).toEqual(refusals.map(() => 401));
+    const counted = await eventsFrom(stranger);
+    // One event, or two if the refusals straddled a minute.
+    expect(counted.length === 1 || counted.length === 2).toBe(true);
+    expect(counted.reduce((sum, event) => sum + event.count, 0)).toBe(20);
+    for (const event of counted) {
+      expect(event).toMatchObject({ principal: 'anonymous', outcome: 'DENIED' });
+    }
+
+    const reader = '198.51.100.8';
+    for (let i = 0; i < 3; i++) {
+      await t.http
+        .post('/v1/scopes')
+        .set('X-Forwarded-For', reader)
+        .set('Authorization', basic('reader'))
+        .send({ scopeName: 'refused' })
+        .expect(403);
+    }
+    const refused = await eventsFrom(reader);
+    expect(refused.map(({ principal, count }) => ({ principal, count }))).toEqual(
+      [1, 2, 3].map(() => ({ principal: 'reader', count: 1 })),
+    );
+  });
+
+  it('records a 401 of a name too long to index shortened, found by the whole name too', async () => {
+    const client = '198.51.100.9';
+    const name = 'n'.repeat(700);
+    await t.http.get(`/v1/scopes/${name}`).set('X-Forwarded-For', client).expect(401);
+    const resource = `prn::/scope:${name}`;
+    const digest = createHash('sha256').update(resource).digest('hex');
+    const [event] = await eventsFrom(client, `&resource=${resource}`);
+    expect(event).toMatchObject({
+      resource: `${resource.slice(0, 540)}…${digest}`,
+      operation: 'getScope',
+      count: 1,
+    });
+    expect(await eventsFrom(client, `&resource=${encodeURIComponent(event.resource)}`)).toEqual([
+      event,
+    ]);
+  });
+});
+
+describe('Audit trail of several instances (e2e)', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const instances: TestApp[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const env = {
+      AUTH_ENABLED: 'true',
+      AUTH_ACCOUNTS_FILE: await writeAccounts({ admin: 'prn::*,READ_UPDATE' }),
+      TRUST_PROXY: 'loopback',
+    };
+    for (let i = 0; i < 2; i++) instances.push(await startTestApp(env, () => database.url));
+  });
+  afterAll(async () => {
+    for (const instance of instances) await instance.close();
+    await database?.drop();
+  });
+
+  it('counts the 401s one client sends to several instances in the same event', async () => {
+    const client = '203.0.113.5';
+    const statuses = await Promise.all(
+      instances.flatMap((instance) =>
+        Array.from({ length: 15 }, async () => {
+          const res = await instance.http.get('/v1/scopes').set('X-Forwarded-For', client);
+          return res.status;
+        }),
+      ),
+    );
+    expect(statuses).toEqual(Array.from({ length: 30 }, () => 401));
+    const rows = await instances[0].sql<{ count: number }>(
+      `SELECT request_count AS count FROM audit_events WHERE client_address = $1`,
+      [client],
+    );
+    // One event, or two if the refusals straddled a minute.
+    expect(rows.length === 1 || rows.length === 2).toBe(true);
+    expect(rows.reduce((sum, row) => sum + row.count, 0)).toBe(30);
   });
 });

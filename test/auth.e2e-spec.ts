@@ -393,7 +393,11 @@ describe('Authentication with closed health and few allowed failures (e2e)', () 
   let t: TestApp;
 
   beforeAll(async () => {
-    const file = await writeAccounts({ admin: 'prn::*,READ_UPDATE', nobody: 'prn::/scope:x,READ' });
+    const file = await writeAccounts({
+      admin: 'prn::*,READ_UPDATE',
+      reader: 'prn::*,READ',
+      nobody: 'prn::/scope:x,READ',
+    });
     t = await startTestApp({
       AUTH_ENABLED: 'true',
       AUTH_ACCOUNTS_FILE: file,
@@ -413,6 +417,19 @@ describe('Authentication with closed health and few allowed failures (e2e)', () 
         path,
         200,
       ]);
+    }
+  });
+
+  it('shows the health details to those allowed /v1/health/details alone', async () => {
+    for (const path of ['/v1/health', '/v1/health/disk']) {
+      const reader = await t.http.get(path).set('Authorization', basic('reader')).expect(200);
+      expect([path, reader.body.status, reader.body.details]).toEqual([
+        path,
+        expect.any(String),
+        undefined,
+      ]);
+      const admin = await t.http.get(path).set('Authorization', basic('admin')).expect(200);
+      expect([path, admin.body.details]).toEqual([path, expect.any(Object)]);
     }
   });
 

@@ -129,12 +129,26 @@ describe('Serving the console (e2e)', () => {
     expect(totalGzip).toBeLessThanOrEqual(200 * 1024);
   });
 
-  it('answers 304 to a client that has the page, and HEAD without a body', async () => {
+  it('answers 304 to a client that has the page (its tag in a list, weak, or *), and HEAD without a body', async () => {
     const again = await t.http
       .get('/console/scopes/x')
       .set('Accept-Encoding', 'identity')
       .set('If-None-Match', page.headers.etag);
     expect([again.status, again.text]).toEqual([304, '']);
+    const etag = String(page.headers.etag);
+    for (const held of [`"other", ${etag}`, `W/${etag}`, '*']) {
+      const revalidated = await t.http
+        .get('/console')
+        .set('Accept-Encoding', 'identity')
+        .set('If-None-Match', held);
+      expect([held, revalidated.status]).toEqual([held, 304]);
+    }
+    // A condition that is no list of tags names no copy the client holds: the page, whole.
+    const malformed = await t.http
+      .get('/console')
+      .set('Accept-Encoding', 'identity')
+      .set('If-None-Match', `a   ${etag}`);
+    expect([malformed.status, malformed.text]).toEqual([200, page.text]);
     const head = await t.http.head('/console').set('Accept-Encoding', 'identity');
     expect([head.status, head.headers['content-length'], head.text]).toEqual([
       200,

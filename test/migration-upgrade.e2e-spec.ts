@@ -338,3 +338,57 @@ describe('Migration SegmentLives, which drops the lists of active segments (e2e)
     });
   });
 });
+
+describe('Migration AuditDenialCounts, which counts the 401s of a client address (e2e)', () => {
+  const point = migrations.findIndex((m) => m.name === 'AuditDenialCounts1764710000000');
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const rows = `SELECT principal, client_address, resource, outcome FROM audit_events ORDER BY id`;
+
+  beforeEach(async () => {
+    Logger.overrideLogger(false);
+    database = await createTestDatabase();
+    await atReleasePoint(database.url, point, async (source) => {
+      await source.runMigrations({ transaction: 'each' });
+      // As the API wrote them: a change, and two refusals of one client, a row each.
+      await source.query(
+        `INSERT INTO audit_events (principal, client_address, operation, resource, outcome)
+         VALUES ('admin', '10.0.0.1', 'createScope', 'prn::/scope:old', 'SUCCEEDED'),
+                ('anonymous', '10.0.0.2', 'getScope', 'prn::/scope:old', 'DENIED'),
+                ('anonymous', '10.0.0.2', 'listScopes', 'prn::/', 'DENIED')`,
+      );
+    });
+  });
+  afterEach(() => database.drop());
+
+  it('reads each earlier event as one request', async () => {
+    const t = await startTestApp({}, () => database.url);
+    try {
+      const res = await t.http.get('/v1/audit').expect(200);
+      const events = (res.body as { auditEvents: Array<{ operation: string; count: number }> })
+        .auditEvents;
+      expect(events.map(({ operation, count }) => ({ operation, count }))).toEqual([
+        { operation: 'listScopes', count: 1 },
+        { operation: 'getScope', count: 1 },
+        { operation: 'createScope', count: 1 },
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps every event when it is reverted', async () => {
+    let listed: unknown[] = [];
+    await atReleasePoint(database.url, point, async (source) => {
+      listed = await source.query(rows);
+    });
+    await atReleasePoint(database.url, point + 1, async (source) => {
+      await source.runMigrations({ transaction: 'each' });
+      await source.undoLastMigration({ transaction: 'each' });
+      expect(await source.query(rows)).toEqual(listed);
+      const columns = `SELECT count(*)::int AS n FROM information_schema.columns
+                        WHERE table_name = 'audit_events' AND column_name = 'request_count'`;
+      expect(await source.query(columns)).toEqual([{ n: 0 }]);
+    });
+    expect(listed).toHaveLength(3);
+  });
+});

@@ -9,14 +9,14 @@
  * Not a product: no problem documents, no request ids in answers, only the happy paths and the
  * 4xx the benchmark needs. Configured by DATABASE_URL and DB_POOL_SIZE.
  */
-import { randomUUID } from 'node:crypto';
+import { KeyObject, randomUUID } from 'node:crypto';
 import { statfs } from 'node:fs/promises';
 import { Pool, PoolClient, QueryConfig, types } from 'pg';
 import { readerGroupResource, streamResource } from '../../src/auth/resources';
 import { InvalidRequestError } from '../../src/common/domain-error';
 import { newEvent } from '../../src/events/change-event';
 import { markStreamName, READER_GROUP_PREFIX, streamNameProblem } from '../../src/common/names';
-import { issueToken, listName, readToken } from '../../src/pagination/continuation-token';
+import { issueToken, listName, readToken, tokenKey } from '../../src/pagination/continuation-token';
 import { nextPageLink } from '../../src/pagination/next-page-link';
 import { scopedName, toStreamRefs } from '../../src/reader-groups/stream-ref';
 import { needsRescale } from '../../src/scaling/scaling-decision';
@@ -330,8 +330,8 @@ export interface PageParams {
   continuationToken?: string;
 }
 
-/** The service's signing key, read once (the migration made it; it never changes). */
-let paginationKey: Promise<Buffer> | undefined;
+/** The service's token key, read once (the migration made it; it never changes). */
+let paginationKey: Promise<KeyObject> | undefined;
 
 /** A page of user streams, keyset by name, with the service's tokens (docs/extensions.md section 1). */
 async function streamsPage(scope: string, tag: string | undefined, page: PageParams) {
@@ -339,7 +339,7 @@ async function streamsPage(scope: string, tag: string | undefined, page: PagePar
   if (!/^\d{1,4}$/.test(page.limit ?? '100') || limit < 1 || limit > 1000) {
     throw new HttpError(400);
   }
-  paginationKey ??= query<{ key: Buffer }>('paginationKey').then(([row]) => row.key);
+  paginationKey ??= query<{ key: Buffer }>('paginationKey').then(([row]) => tokenKey(row.key));
   const key = await paginationKey;
   const list = listName(['streams', scope, tag ? { kind: 'tag', tag } : { kind: 'user' }]);
   let after = '';

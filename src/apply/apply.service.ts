@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { Actor } from '../audit/actor';
 import { AuditService } from '../audit/audit.service';
 import { Permission } from '../auth/acl';
+import type { AccessNeed, AccessRule } from '../auth/access.decorator';
 import type { Principal } from '../auth/auth.service';
-import { CHANGE_ACCESS, ChangeOperation } from '../auth/needs';
+import { CHANGE_ACCESS, ChangeOperation, readOnStreams } from '../auth/needs';
 import { ROOT_RESOURCE, scopeResource } from '../auth/resources';
 import { ifMatchHolds, TagCondition } from '../conditional/entity-tag';
 import { PreconditionFailedError } from '../conditional/resource-version';
@@ -12,7 +13,7 @@ import { Operation } from '../common/operations';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import { ReaderGroupsService } from '../reader-groups/reader-groups.service';
-import { toStreamRefs } from '../reader-groups/stream-ref';
+import { fromScopedName, mayReadStream, toStreamRefs } from '../reader-groups/stream-ref';
 import { ScopesService } from '../scopes/scopes.service';
 import { StreamNotFoundError } from '../streams/stream.errors';
 import { StreamsService } from '../streams/streams.service';
@@ -79,10 +80,13 @@ export class ApplyService {
   ): Promise<ApplyAnswer> {
     const document = validateApplyDocument(body);
     try {
+      if (access) this.assertMayPlan(access, document);
       return await this.db.withTransaction(async () => {
-        // A real apply locks what it reads: its plan stays true until it commits.
-        const plan = makePlan(document, await this.currentState(document, !options.dryRun));
-        if (access) this.assertPermitted(access, document, plan, options);
+        // A real apply locks what it reads: its plan stays true until it commits. Its answer
+        // names the streams of other scopes that a group reads only to who may read them.
+        const state = await this.currentState(document, !options.dryRun);
+        const plan = makePlan(document, state, (name) => mayReadStream(access, name));
+        if (access && !options.dryRun) this.assertMayApply(access, plan);
         if (!ifMatchHolds(options.ifMatch, plan.planVersion)) {
           throw new PreconditionFailedError('what the plan read', plan.planVersion);
         }
@@ -131,7 +135,7 @@ export class ApplyService {
     return reads.flatMap(({ change, streams }) => {
       const missing = streams.find((name) => !planned.has(name) && !present.has(name));
       if (missing === undefined) return [];
-      const [{ scope, stream }] = toStreamRefs([missing], '');
+      const { scope, stream } = fromScopedName(missing);
       return [
         { resource: change.resource, message: new StreamNotFoundError(scope, stream).message },
       ];
@@ -149,32 +153,37 @@ export class ApplyService {
     );
   }
 
-  /** READ on each listed scope, and for a real apply the permission of every change's operation. */
-  private assertPermitted(
-    access: Principal,
-    document: ApplyDocument,
-    plan: Plan,
-    options: ApplyOptions,
-  ): void {
-    const needed = document.scopes.map((s) => ({
-      permission: Permission.READ,
-      resource: scopeResource(s.scopeName),
-    }));
-    if (!options.dryRun) {
-      for (const change of plan.changes) {
-        for (const operation of operationsOf(change)) {
-          const rule = CHANGE_ACCESS[operation];
-          needed.push({ permission: rule.permission, resource: rule.resource(paramsOf(change)) });
-        }
-      }
-    }
-    const seen = new Set<string>();
-    const missing = needed.filter(({ permission, resource }) => {
-      const key = `${permission} ${resource}`;
-      if (seen.has(key) || access.allows(resource, permission)) return false;
-      seen.add(key);
-      return true;
-    });
+  /**
+   * What planning needs, asked of the document alone before anything is read, so that the
+   * answer does not depend on what exists: READ on each listed scope, and on every stream a
+   * listed reader group reads.
+   */
+  private assertMayPlan(access: Principal, document: ApplyDocument): void {
+    const needed: AccessNeed[] = document.scopes.flatMap(({ scopeName, readerGroups }) => [
+      { permission: Permission.READ, resource: scopeResource(scopeName) },
+      ...(readerGroups ?? []).flatMap((group) =>
+        readOnStreams(toStreamRefs(group.streams, scopeName)),
+      ),
+    ]);
+    const missing = access.lacks(needed);
+    if (missing.length > 0) throw new ApplyForbiddenError(missing);
+  }
+
+  /** What a real apply needs besides: the permission of every change's operation. */
+  private assertMayApply(access: Principal, plan: Plan): void {
+    const needed = plan.changes.flatMap((change) =>
+      operationsOf(change).flatMap((operation) => {
+        const rule: AccessRule = CHANGE_ACCESS[operation];
+        const params = paramsOf(change);
+        const { target } = change;
+        const streams = target.kind === 'readerGroup' ? target.streams : undefined;
+        return [
+          { permission: rule.permission, resource: rule.resource(params) },
+          ...(rule.named?.({ streams }, params) ?? []),
+        ];
+      }),
+    );
+    const missing = access.lacks(needed);
     if (missing.length > 0) throw new ApplyForbiddenError(missing);
   }
 

@@ -322,6 +322,37 @@ describe('makePlan (examples)', () => {
     expect(sealedButSame.conflicts).toEqual([]);
   });
 
+  it('names in its words only the streams of a group it is told it may show, counting the others', () => {
+    const group = (streams: string[]) => ({ readerGroupName: 'g', streams });
+    const grouped = structuredClone(created);
+    grouped.scopes[0].readerGroups.push({
+      readerGroupName: 'g',
+      streams: ['sales/orders', 'hidden/a', 'hidden/b'],
+      version: '"1.1"',
+    });
+    const words = (streams: string[], shown?: (name: string) => boolean) =>
+      makePlan(doc([], { readerGroups: [group(streams)] }), grouped, shown).conflicts.map(
+        (c) => c.message,
+      );
+    const notHidden = (name: string) => !name.startsWith('hidden/');
+    expect(words(['orders'])).toEqual([
+      'Reader group sales/g reads other streams (sales/orders, hidden/a, hidden/b)',
+    ]);
+    expect(words(['orders'], notHidden)).toEqual([
+      'Reader group sales/g reads other streams (sales/orders and 2 streams not shown)',
+    ]);
+    expect(words(['plain'], (name) => name === 'hidden/a')).toEqual([
+      'Reader group sales/g reads other streams (hidden/a and 2 streams not shown)',
+    ]);
+    expect(words(['plain'], () => false)).toEqual([
+      'Reader group sales/g reads other streams (3 streams not shown)',
+    ]);
+    // What is shown changes the words only, never the plan.
+    const plan = (shown?: (name: string) => boolean) =>
+      makePlan(doc([], { readerGroups: [group(['orders'])] }), grouped, shown);
+    expect({ ...plan(notHidden), conflicts: [] }).toEqual({ ...plan(), conflicts: [] });
+  });
+
   it('reads a missing scope as absent, and a stream appearing in a listed scope changes planVersion', () => {
     const listed = { scopes: [{ scopeName: 'sales' }] };
     expect(makePlan(listed, EMPTY).planVersion).not.toBe(makePlan(listed, created).planVersion);

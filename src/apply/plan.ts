@@ -20,6 +20,17 @@ interface ScopePlan {
   changes: PlannedChange[];
   conflicts: PlanConflict[];
   read: string[];
+  /** Whether the plan's words may name a stream (`scope/stream`) a group reads. */
+  shown: (stream: string) => boolean;
+}
+
+/** The streams a group reads, as a message names them: those it may, and how many others. */
+function streamsInWords(streams: readonly string[], shown: (stream: string) => boolean): string {
+  const named = streams.filter(shown);
+  const hidden = streams.length - named.length;
+  if (hidden === 0) return named.join(', ');
+  const others = `${hidden} stream${hidden > 1 ? 's' : ''} not shown`;
+  return named.length > 0 ? `${named.join(', ')} and ${others}` : others;
 }
 
 /**
@@ -80,7 +91,7 @@ function planReaderGroups(
     if (planListed(out, resource, target, diff) === 'update') {
       out.conflicts.push({
         resource,
-        message: `Reader group ${scopeName}/${readerGroupName} reads other streams (${now!.streams.join(', ')})`,
+        message: `Reader group ${scopeName}/${readerGroupName} reads other streams (${streamsInWords(now!.streams, out.shown)})`,
       });
     }
   }
@@ -125,11 +136,16 @@ function versionsRead(scopeName: string, current: CurrentScope | undefined): str
 /**
  * The plan that turns `state` into what `document` describes: pure, so a dry run and the real
  * apply (given the same state) plan exactly the same. The document must be valid
- * ({@link validateApplyDocument}).
+ * ({@link validateApplyDocument}). `shown` says which streams of existing groups its words may
+ * name (those the caller may read); the others are counted, never named.
  */
-export function makePlan(document: ApplyDocument, state: CurrentState): Plan {
+export function makePlan(
+  document: ApplyDocument,
+  state: CurrentState,
+  shown: (stream: string) => boolean = () => true,
+): Plan {
   const scopes = new Map(state.scopes.map((s) => [s.scopeName, s]));
-  const out: ScopePlan = { changes: [], conflicts: [], read: [] };
+  const out: ScopePlan = { changes: [], conflicts: [], read: [], shown };
   for (const desired of document.scopes) {
     const current = scopes.get(desired.scopeName);
     out.read.push(...versionsRead(desired.scopeName, current));

@@ -3,9 +3,10 @@ import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import type { Keyset } from '../database/keyset';
 import type { Actor } from './actor';
+import { AuditEventEntity } from './audit-event.entity';
+import { auditText } from './audit-text';
 import { AuditEventDto } from './dto/audit-event.dto';
 import type { AuditFilter } from './dto/audit-query.dto';
-import { AuditEventEntity } from './audit-event.entity';
 
 export type AuditOutcome = 'SUCCEEDED' | 'DENIED';
 
@@ -17,6 +18,22 @@ export interface AuditRecord {
   outcome: AuditOutcome;
   before?: object;
   after?: object;
+}
+
+/** A record's columns; the indexed texts shortened when too long to index (`auditText`). */
+function columnsOf(record: AuditRecord) {
+  const { actor } = record;
+  return {
+    principal: auditText(actor.principal),
+    clientAddress: actor.clientAddress === null ? null : auditText(actor.clientAddress),
+    userAgent: actor.userAgent,
+    requestId: actor.requestId,
+    operation: record.operation,
+    resource: auditText(record.resource),
+    outcome: record.outcome,
+    before: record.before ?? null,
+    after: record.after ?? null,
+  };
 }
 
 /** Every statement of the audit_events table; writes join the current transaction. */
@@ -33,28 +50,51 @@ export class AuditRepository {
    * committed; a refusal, outside any transaction, is written at once.
    */
   async insert(record: AuditRecord): Promise<void> {
-    const { actor } = record;
     await this.events
       .createQueryBuilder()
       .insert()
-      .values({
-        principal: actor.principal,
-        clientAddress: actor.clientAddress,
-        userAgent: actor.userAgent,
-        requestId: actor.requestId,
-        operation: record.operation,
-        resource: record.resource,
-        outcome: record.outcome,
-        before: record.before ?? null,
-        after: record.after ?? null,
-      })
+      .values(columnsOf(record))
       .updateEntity(false)
       .execute();
   }
 
   /**
+   * Counts a refusal in the row of its client address and minute (by the database's clock, in
+   * UTC), which the first refusal of that minute writes with its own details. The unique index
+   * of migration AuditDenialCounts makes concurrent counts, from any instance, add up. Through
+   * `query`: an upsert on an expression index that adds to the row, which TypeORM's `orUpdate`
+   * (a column set to the excluded value) cannot say.
+   */
+  async countDenial(record: AuditRecord): Promise<void> {
+    const c = columnsOf(record);
+    await this.db.tx.query(
+      `INSERT INTO audit_events
+              (at, denial_minute, principal, client_address, user_agent, request_id, operation,
+               resource, outcome, before, after)
+       SELECT moment.at, date_trunc('minute', moment.at, 'UTC'), $1, $2, $3, $4, $5, $6, $7, $8, $9
+         FROM (SELECT clock_timestamp() AS at) moment
+       ON CONFLICT ((COALESCE(client_address, '')), denial_minute)
+          WHERE denial_minute IS NOT NULL
+       DO UPDATE SET request_count = audit_events.request_count + 1`,
+      [
+        c.principal,
+        c.clientAddress,
+        c.userAgent,
+        c.requestId,
+        c.operation,
+        c.resource,
+        c.outcome,
+        c.before,
+        c.after,
+      ],
+    );
+  }
+
+  /**
    * Newest first, within the filters: `take` events, after the event `after` (by id) when given.
-   * Events are never changed, so an id stands for its place in the order.
+   * An event's time never changes (a counted one only counts more) and events are deleted only
+   * from the oldest end (retention), so an id stands for its place in the order; a deleted one
+   * had only deleted events after it.
    */
   async find(filter: AuditFilter, page: Keyset<number>): Promise<AuditEventDto[]> {
     const query = this.events.createQueryBuilder('a');
@@ -64,11 +104,12 @@ export class AuditRepository {
     if (filter.to !== undefined) {
       query.andWhere('a.at <= to_timestamp(:to::bigint / 1000.0)', { to: filter.to });
     }
+    // Named as stored: a long name finds its shortened row.
     if (filter.resource !== undefined) {
-      query.andWhere('a.resource = :resource', { resource: filter.resource });
+      query.andWhere('a.resource = :resource', { resource: auditText(filter.resource) });
     }
     if (filter.principal !== undefined) {
-      query.andWhere('a.principal = :principal', { principal: filter.principal });
+      query.andWhere('a.principal = :principal', { principal: auditText(filter.principal) });
     }
     if (page.after !== undefined) {
       // The order is (at, id), newest first: after an event is before its instant and id.
@@ -84,6 +125,7 @@ export class AuditRepository {
     return rows.map((row) => ({
       id: Number(row.id),
       time: row.at.getTime(),
+      count: row.requestCount,
       principal: row.principal,
       clientAddress: row.clientAddress ?? undefined,
       userAgent: row.userAgent ?? undefined,
@@ -94,5 +136,29 @@ export class AuditRepository {
       before: row.before ?? undefined,
       after: row.after ?? undefined,
     }));
+  }
+
+  /**
+   * Deletes at most `limit` events older than `days` days, oldest first (the time index read
+   * from its old end, each row then reached by its ctid, whatever the table's size); how many
+   * it deleted. Concurrent purges skip each other's rows.
+   */
+  async deleteExpired(days: number, limit: number): Promise<number> {
+    const expired = this.events
+      .createQueryBuilder('old')
+      .select('old.ctid')
+      .where('old.at < now() - make_interval(days => :days)', { days })
+      .orderBy('old.at')
+      .addOrderBy('old.id')
+      .limit(limit)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked');
+    const deleted = await this.events
+      .createQueryBuilder()
+      .delete()
+      .where(`ctid IN (${expired.getQuery()})`)
+      .setParameters(expired.getParameters())
+      .execute();
+    return deleted.affected ?? 0;
   }
 }

@@ -37,13 +37,25 @@ export class AuditService {
   }
 
   /**
-   * Records a refused request. It changed nothing, so it needs no transaction, and it must not
-   * join one: the refusal rolls back the request's transaction (an apply, a request with an
-   * Idempotency-Key), and the record of it must stay.
+   * Records a request refused to an authenticated principal (403), one row each: it names who
+   * asked. A refusal changed nothing, so it needs no transaction, and it must not join one: the
+   * refusal rolls back the request's transaction (an apply, a request with an Idempotency-Key),
+   * and the record of it must stay.
    */
   denied(actor: Actor, entry: AuditEntry): Promise<void> {
     return this.db.withTransaction(Propagation.NotSupported, () =>
       this.records.insert({ actor, ...entry, outcome: 'DENIED' }),
+    );
+  }
+
+  /**
+   * Records a request refused for want of valid credentials (401), outside any transaction as
+   * {@link denied}. Anyone can send those, as many as they like, so they are counted rather
+   * than kept one each: one row per client address and minute, with the first one's details.
+   */
+  unauthenticated(actor: Actor, entry: AuditEntry): Promise<void> {
+    return this.db.withTransaction(Propagation.NotSupported, () =>
+      this.records.countDenial({ actor, ...entry, outcome: 'DENIED' }),
     );
   }
 

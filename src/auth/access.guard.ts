@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { Actor, actorOf } from '../audit/actor';
+import { actorOf } from '../audit/actor';
 import { AuditEntry, AuditService } from '../audit/audit.service';
 import { AppConfig } from '../config/app-config';
 import { noteOperation, RequestWithId } from '../http/request-context';
@@ -14,6 +14,7 @@ import {
   TooManyAuthFailuresError,
 } from './auth.errors';
 import { AuthService, Principal } from './auth.service';
+import { UNAUTHENTICATED_PRINCIPAL } from './principal';
 import { ROOT_RESOURCE } from './resources';
 
 export interface AuthenticatedRequest extends RequestWithId {
@@ -29,10 +30,12 @@ const UNDECLARED: AccessRule = {
 /**
  * The guard of every route. It notes the route's operation on the request (the log line,
  * metrics and audit name it); then, with AUTH_ENABLED, it asks for credentials (401) and the
- * permission the route's {@link Access} rule names (403), before any other check runs, and
- * tells a list route which items the caller may see. Refusals are counted in the metrics and
- * recorded in the audit trail (a refused bearer token with its reason). Every permission, here
- * and in the apply, is the principal's one access check (docs/extensions.md section 9).
+ * permission the route's {@link Access} rule names, with what its body names (403), before any
+ * other check runs, and tells a list route which items the caller may see. Refusals are counted
+ * in the metrics and recorded in the audit trail (a refused bearer token with its reason; the
+ * 401s of a client address counted per minute, docs/extensions.md section 12). Every
+ * permission, here and in the apply, is the principal's one access check (docs/extensions.md
+ * section 9).
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -57,9 +60,15 @@ export class AccessGuard implements CanActivate {
         context.getHandler(),
         context.getClass(),
       ]) ?? UNDECLARED;
-    if (rule.health && this.config.AUTH_HEALTH_OPEN) return true;
-
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // Open health routes need no credentials. Credentials sent are checked all the same (a
+    // failed login like any other): the health details are shown to those who may read them.
+    const open = rule.health === true && this.config.AUTH_HEALTH_OPEN;
+    if (open && !req.headers.authorization) {
+      req.access = UNAUTHENTICATED_PRINCIPAL;
+      return true;
+    }
+
     const params = req.params as PathParams;
     const query = req.query as QueryParams;
     const attempt: AuditEntry = { operation, resource: rule.resource(params, query) };
@@ -70,20 +79,31 @@ export class AccessGuard implements CanActivate {
           this.metrics.rateLimited();
         } else if (error instanceof InvalidTokenError) {
           this.metrics.authFailed('invalid_token');
-          await this.recordDenied(actorOf(req), { ...attempt, after: { reason: error.reason } });
+          await this.recorded(
+            this.audit.unauthenticated(actorOf(req), {
+              ...attempt,
+              after: { reason: error.reason },
+            }),
+          );
         } else if (!(error instanceof IssuerUnavailableError)) {
           const reason = req.headers.authorization ? 'invalid_credentials' : 'missing_credentials';
           this.metrics.authFailed(reason);
-          await this.recordDenied(actorOf(req), attempt);
+          await this.recorded(this.audit.unauthenticated(actorOf(req), attempt));
         }
         throw error;
       });
     req.principal = principal.name;
     req.access = principal;
-    if (!principal.allows(attempt.resource, rule.permission)) {
+    const missing = open
+      ? []
+      : principal.lacks([
+          { permission: rule.permission, resource: attempt.resource },
+          ...(rule.named?.(req.body, params) ?? []),
+        ]);
+    if (missing.length > 0) {
       this.metrics.authFailed('forbidden');
-      await this.recordDenied(actorOf(req), attempt);
-      throw new PermissionDeniedError(rule.permission, attempt.resource);
+      await this.recorded(this.audit.denied(actorOf(req), attempt));
+      throw new PermissionDeniedError(missing);
     }
     const list = rule.list;
     if (list) {
@@ -94,8 +114,8 @@ export class AccessGuard implements CanActivate {
   }
 
   /** A refusal is recorded; if the database cannot take it, the refusal still stands. */
-  private async recordDenied(actor: Actor, entry: AuditEntry): Promise<void> {
-    await this.audit.denied(actor, entry).catch((error: unknown) => {
+  private async recorded(record: Promise<void>): Promise<void> {
+    await record.catch((error: unknown) => {
       this.logger.warn(
         `could not record a denied request: ${error instanceof Error ? error.message : ''}`,
       );

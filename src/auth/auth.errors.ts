@@ -43,11 +43,10 @@ export class IssuerUnavailableError extends DomainError {
 export class PermissionDeniedError extends DomainError {
   readonly kind = 'forbidden';
   readonly code = 'PERMISSION_DENIED';
-  override readonly missing: MissingPermission[];
 
-  constructor(permission: string, resource: string) {
-    super(`${permission} on ${resource} is required`);
-    this.missing = [{ permission, resource }];
+  constructor(override readonly missing: MissingPermission[]) {
+    const each = missing.map(({ permission, resource }) => `${permission} on ${resource}`);
+    super(`${each.join(', ')} ${missing.length > 1 ? 'are' : 'is'} required`);
   }
 }
 

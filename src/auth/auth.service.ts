@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AppConfig } from '../config/app-config';
 import { BASIC_CHALLENGE } from '../http/global-exception.filter';
 import { formatAclEntry, Permission } from './acl';
@@ -11,12 +11,16 @@ import {
   TooManyAuthFailuresError,
   UnauthenticatedError,
 } from './auth.errors';
-import { FailureLimiter } from './failure-limiter';
+import { FailureLimiter, LoginAttempt } from './failure-limiter';
 import { BearerTokens } from './oidc/bearer-tokens.service';
-import { hashPassword, parsePasswordHash, passwordDigest, verifyPassword } from './password-hash';
+import { PasswordChecks } from './password-checks';
+import { hashPassword } from './password-hash';
 import { ANONYMOUS_PRINCIPAL, Principal } from './principal';
 
 export { Principal } from './principal';
+
+/** The hash queue's turn of the rechecks after SIGHUP, which come from no client. */
+const RECHECKS = 'recheck';
 
 /** Reads `Authorization: Basic base64(user:password)`. */
 function basicCredentials(
@@ -56,8 +60,7 @@ export interface Explanation {
  */
 @Injectable()
 export class AuthService implements OnModuleInit {
-  /** Passwords already verified with scrypt, as digests, keyed by account and stored hash. */
-  private readonly verified = new Map<string, Buffer>();
+  private readonly passwords = new PasswordChecks();
   private readonly limiter: FailureLimiter;
   /** Checked against when the user is unknown; no password matches it. */
   private decoy: Account = { name: '', passwordHash: '', acl: [] };
@@ -112,18 +115,13 @@ export class AuthService implements OnModuleInit {
       return this.bearer.principalOf(token, this.files.groupAcls);
     }
     const credentials = basicCredentials(authorization);
-    const account = credentials && this.files.accounts.get(credentials.user);
+    // A request without credentials (a page asking whether it must sign in, docs/behaviour.md)
+    // guessed nothing and locks nobody out.
+    if (!credentials) throw new UnauthenticatedError(this.challenges);
+    const account = this.files.accounts.get(credentials.user);
     // An unknown user costs the same scrypt as a known one: the time tells no names.
-    const matches = credentials
-      ? await this.passwordMatches(account ?? this.decoy, credentials.password)
-      : false;
-    if (!credentials || !account || !matches) {
-      // A failed login guessed a password; a request without credentials (a page asking whether
-      // it must sign in, docs/behaviour.md) guessed nothing and locks nobody out.
-      if (credentials && client !== undefined) this.limiter.failed(client);
-      throw new UnauthenticatedError(this.challenges);
-    }
-    if (client !== undefined) this.limiter.succeeded(client);
+    const matches = await this.passwordMatches(account ?? this.decoy, credentials, client);
+    if (!account || !matches) throw new UnauthenticatedError(this.challenges);
     return new Principal(account.name, 'basic', account.acl);
   }
 
@@ -147,14 +145,44 @@ export class AuthService implements OnModuleInit {
     return principal.decide(resource, permission);
   }
 
-  private async passwordMatches(account: Account, password: string): Promise<boolean> {
-    const key = `${account.name}\0${account.passwordHash}`;
-    const digest = passwordDigest(password);
-    const known = this.verified.get(key);
-    // Only a success is fast; every failure pays the full scrypt, as for an unknown user.
-    if (known && timingSafeEqual(known, digest)) return true;
-    const matches = await verifyPassword(password, parsePasswordHash(account.passwordHash));
-    if (matches) this.verified.set(key, digest);
+  /**
+   * Whether `password` is `account`'s, each check counted against `client`'s failed logins (none
+   * for a recheck): a place is reserved before the password is hashed (429 when there is none),
+   * a failure is counted at the account name `user` tried, and a success clears only that.
+   */
+  private async passwordMatches(
+    account: Account,
+    { user, password }: { user: string; password: string },
+    client: string | undefined,
+  ): Promise<boolean> {
+    if (this.passwords.known(account, password)) {
+      if (client !== undefined) this.limiter.succeeded(client, user);
+      return true;
+    }
+    if (client === undefined) return this.passwords.check(RECHECKS, account, password);
+    // The same credentials sent again while checked share the hash, and need no place for it.
+    const shared = this.passwords.sharedCheck(client, account, password);
+    const attempt = shared ? undefined : this.reserve(client, user);
+    let matches: boolean;
+    try {
+      matches = await (shared ?? this.passwords.check(client, account, password));
+    } catch (error) {
+      attempt?.abandoned();
+      throw error;
+    }
+    if (matches) {
+      if (attempt) attempt.succeeded();
+      else this.limiter.succeeded(client, user);
+    } else {
+      // Each one sent is a failed login of its own, refused beyond the limit.
+      (attempt ?? this.reserve(client, user)).failed();
+    }
     return matches;
+  }
+
+  private reserve(client: string, user: string): LoginAttempt {
+    const place = this.limiter.reserve(client, user);
+    if ('retryAfterSeconds' in place) throw new TooManyAuthFailuresError(place.retryAfterSeconds);
+    return place;
   }
 }

@@ -1,4 +1,6 @@
 import { ANONYMOUS } from '../audit/actor';
+import type { MissingPermission } from '../common/domain-error';
+import type { AccessNeed } from './access.decorator';
 import { AclEntry, decide, Decision, parseAcl, Permission } from './acl';
 
 /** How a request proved who it comes from. */
@@ -24,7 +26,25 @@ export class Principal {
   allows(resource: string, permission: Permission): boolean {
     return this.decide(resource, permission).allowed;
   }
+
+  /** Those of `needs` this principal lacks, each once, in order: what a 403 names. */
+  lacks(needs: readonly AccessNeed[]): MissingPermission[] {
+    const seen = new Set<string>();
+    return needs.filter(({ permission, resource }) => {
+      const key = `${permission} ${resource}`;
+      if (seen.has(key) || this.allows(resource, permission)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
 }
+
+/**
+ * Whether the caller of a request may read a resource: with authentication off (no principal),
+ * everything. For answers that name resources besides their own, leaving out what it may not.
+ */
+export const mayRead = (access: Principal | undefined, resource: string): boolean =>
+  access?.allows(resource, Permission.READ) ?? true;
 
 /** Whoever calls while authentication is off: they may do everything. */
 export const ANONYMOUS_PRINCIPAL = new Principal(
@@ -32,3 +52,9 @@ export const ANONYMOUS_PRINCIPAL = new Principal(
   'anonymous',
   parseAcl('prn::*,READ_UPDATE'),
 );
+
+/**
+ * Whoever calls without credentials a route open to everyone while authentication is on (the
+ * health routes with AUTH_HEALTH_OPEN): they may do nothing more than the route itself.
+ */
+export const UNAUTHENTICATED_PRINCIPAL = new Principal(ANONYMOUS, 'anonymous', []);

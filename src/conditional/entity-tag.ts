@@ -1,3 +1,5 @@
+import { listElements } from '../http/header-list';
+
 /**
  * Entity tags and the conditional headers that carry them (RFC 9110 sections 8.8.3 and 13.1).
  * Pure functions: the routes decide what a tag stands for, these decide what matches.
@@ -26,37 +28,20 @@ export function strongTag(...parts: Array<string | number>): string {
 
 /**
  * Reads `If-Match` or `If-None-Match`: undefined when absent, `*`, or the list of tags. Empty
- * list elements are allowed and skipped (`a, , b`), as the list syntax says.
+ * list elements are allowed and skipped (`a, , b`), as the list syntax says; a quoted tag may
+ * itself hold a comma.
  */
 export function parseCondition(header: string | string[] | undefined): TagCondition | undefined {
   if (header === undefined) return undefined;
-  const value = (Array.isArray(header) ? header.join(',') : header).trim();
-  if (value === '*') return '*';
-  const tags = splitTags(value).map((item) => {
+  const elements = listElements(header);
+  if (elements.length === 1 && elements[0] === '*') return '*';
+  const tags = elements.map((item) => {
     const match = ENTITY_TAG.exec(item);
     if (!match) throw new MalformedConditionError(`not an entity tag: ${item}`);
     return { weak: match[1] !== undefined, opaque: match[2] };
   });
   if (tags.length === 0) throw new MalformedConditionError('no entity tag');
   return tags;
-}
-
-/** Splits on commas outside quotes; a quoted tag may itself hold a comma. */
-function splitTags(value: string): string[] {
-  const items: string[] = [];
-  let current = '';
-  let quoted = false;
-  for (const char of value) {
-    if (char === '"') quoted = !quoted;
-    if (char === ',' && !quoted) {
-      items.push(current.trim());
-      current = '';
-    } else {
-      current += char;
-    }
-  }
-  items.push(current.trim());
-  return items.filter((item) => item.length > 0);
 }
 
 const opaqueOf = (tag: string): string => tag.replace(/^W\//, '').slice(1, -1);

@@ -34,6 +34,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ IDEMPOTENCY_TTL_HOURS: '2' }).IDEMPOTENCY_TTL_HOURS).toBe(2);
   });
 
+  it('keeps audit events 365 days unless AUDIT_RETENTION_DAYS says otherwise, within bounds', () => {
+    expect(loadConfig({}).AUDIT_RETENTION_DAYS).toBe(365);
+    expect(loadConfig({ AUDIT_RETENTION_DAYS: '30' }).AUDIT_RETENTION_DAYS).toBe(30);
+    expect(loadConfig({ AUDIT_RETENTION_DAYS: '36500' }).AUDIT_RETENTION_DAYS).toBe(36_500);
+    for (const value of ['0', '-1', '1.5', '36501', 'forever']) {
+      expect([value, problemsOf({ AUDIT_RETENTION_DAYS: value })]).toEqual([
+        value,
+        [expect.stringMatching(/^AUDIT_RETENTION_DAYS/)],
+      ]);
+    }
+  });
+
   it.each([
     ['false', false],
     ['FALSE', false],

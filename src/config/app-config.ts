@@ -259,12 +259,18 @@ export class AppConfig {
   @IsEmpty({ message: 'AUTH_OIDC_UI_CLIENT_ID needs AUTH_OIDC_ISSUER' })
   AUTH_OIDC_UI_CLIENT_ID?: string;
 
-  /** With auth on, the health routes (but details) and the probes still need no credentials. */
+  /**
+   * With auth on, the health routes (but details) and the probes still need no credentials; the
+   * `details` of their answers are for callers allowed `/v1/health/details` alone.
+   */
   @Transform(toBool)
   @IsBoolean({ message: 'AUTH_HEALTH_OPEN must be true or false' })
   AUTH_HEALTH_OPEN = true;
 
-  /** Failed logins from one client within AUTH_FAILURE_WINDOW_MS before it gets 429. */
+  /**
+   * Failed logins from one client within AUTH_FAILURE_WINDOW_MS before it gets 429; checks under
+   * way count against it (docs/behaviour.md section 8).
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -376,12 +382,43 @@ export class AppConfig {
   @Max(100_000)
   EVENTS_MAX_STREAMS = 1000;
 
+  /**
+   * Long polls of the change feed (`wait` above 0) waiting at once on one instance; then 503.
+   * Each holds a connection and its request's memory for up to a minute.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_LONG_POLLS = 1000;
+
+  /**
+   * Streams, and as many waiting long polls, that one client may hold on one instance (a
+   * principal with authentication on, else an address); then 503, so that one client cannot
+   * take every place of EVENTS_MAX_STREAMS or EVENTS_MAX_LONG_POLLS.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  EVENTS_MAX_STREAMS_PER_CLIENT = 100;
+
   /** How long the change feed's events are kept; older ones are deleted in the background. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(24 * 3650)
   EVENTS_RETENTION_HOURS = 168;
+
+  /**
+   * How long the audit trail keeps its events, in days (docs/extensions.md section 12); older
+   * ones are deleted in the background.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  AUDIT_RETENTION_DAYS = 365;
 
   /** How long a health result is reused: a storm of probes costs one database ping per moment. */
   @Transform(toInt)

@@ -1,18 +1,12 @@
+import { weightedElements } from '../http/header-list';
+
 /** The encodings the console's files are stored in besides their own bytes, best first. */
 export const STORED_ENCODINGS = ['br', 'gzip'] as const;
 export type StoredEncoding = (typeof STORED_ENCODINGS)[number];
 
 /** The `q` of each coding an `Accept-Encoding` header names (RFC 9110 section 12.5.3). */
 function weights(acceptEncoding: string): Map<string, number> {
-  const found = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (!coding) continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    found.set(coding, Number.isFinite(weight) ? weight : 0);
-  }
-  return found;
+  return new Map(weightedElements(acceptEncoding).map(({ value, weight }) => [value, weight]));
 }
 
 /**

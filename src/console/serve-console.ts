@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, RequestHandler, Response } from 'express';
 import { OidcIssuer } from '../auth/oidc/oidc-issuer.service';
 import { AppConfig } from '../config/app-config';
+import { MalformedConditionError, notModified, parseCondition } from '../conditional/entity-tag';
 import { signInOptions } from '../openapi/openapi-document';
 import { chooseEncoding, StoredEncoding } from './content-encoding';
 import {
@@ -43,6 +44,20 @@ export function consoleContentSecurityPolicy(providerOrigins: readonly string[] 
 
 export const CONSOLE_CONTENT_SECURITY_POLICY = consoleContentSecurityPolicy();
 
+/**
+ * Whether `If-None-Match` names the tag the file is sent with (or is `*`): the client's copy is
+ * current. A malformed header names no copy the client holds, so the file is sent whole (the
+ * API's routes answer 400 instead: there a condition guards what a client meant to protect).
+ */
+function alreadyHeld(ifNoneMatch: string | undefined, etag: string): boolean {
+  try {
+    return notModified(parseCondition(ifNoneMatch), etag);
+  } catch (error) {
+    if (error instanceof MalformedConditionError) return false;
+    throw error;
+  }
+}
+
 function send(req: Request, res: Response, file: ConsoleFile, policy: string): void {
   const encoding = chooseEncoding(
     req.headers['accept-encoding'],
@@ -55,7 +70,7 @@ function send(req: Request, res: Response, file: ConsoleFile, policy: string): v
   res.setHeader('Cache-Control', file.cacheControl);
   res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('ETag', etag);
-  if (req.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) {
+  if (alreadyHeld(req.headers['if-none-match'], etag)) {
     res.status(304).end();
     return;
   }

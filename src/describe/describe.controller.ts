@@ -1,6 +1,8 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiExtension, ApiTags } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
+import type { Principal } from '../auth/principal';
+import { RequestAccess } from '../auth/request-access.decorator';
 import { Operation, OperationOf } from '../common/operations';
 import { TaggedAnswer } from '../conditional/conditional.decorators';
 import type { Tagged } from '../conditional/resource-version';
@@ -15,7 +17,8 @@ export class DescribeController {
 
   /**
    * Describes a stream: state, times, configuration, current epoch and segments, and the
-   * reader groups that read it (extension). Carries the stream's entity tag.
+   * reader groups that read it, those the caller may read (extension). Carries the stream's
+   * entity tag.
    */
   @Get()
   @ApiExtension('x-extension', true)
@@ -26,7 +29,8 @@ export class DescribeController {
   describeStream(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
+    @RequestAccess() access: Principal | undefined,
   ): Promise<Tagged<StreamDescriptionDto>> {
-    return this.descriptions.describe(scopeName, streamName);
+    return this.descriptions.describe(scopeName, streamName, access);
   }
 }

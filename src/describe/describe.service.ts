@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Principal } from '../auth/principal';
 import { Tagged } from '../conditional/resource-version';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
@@ -19,10 +20,11 @@ export class DescribeService {
     private readonly groups: ReaderGroupsService,
   ) {}
 
-  describe(scope: string, name: string): Promise<Tagged<StreamDescriptionDto>> {
+  /** The description as the caller (`access`; anyone without it) may see it. */
+  describe(scope: string, name: string, access?: Principal): Promise<Tagged<StreamDescriptionDto>> {
     return this.db.withTransaction({ isolationLevel: 'REPEATABLE READ' }, async () => {
       const snapshot = await this.streams.currentState(scope, name);
-      const readerGroups = await this.groups.groupsReading(scope, name);
+      const readerGroups = await this.groups.groupsReading(scope, name, access);
       return Tagged.of(toStreamDescription(snapshot, readerGroups), snapshot.stream.revision);
     });
   }

@@ -7,22 +7,16 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import { map, Observable } from 'rxjs';
+import { weightedElements } from '../http/header-list';
 import { eventJson } from './change-event';
 import { EventStream } from './event-stream';
 import type { FeedPage } from './events.service';
 
 export const EVENT_STREAM_TYPE = 'text/event-stream';
 
-/** Whether a request asks for Server-Sent Events rather than a page. */
+/** Whether a request asks for Server-Sent Events rather than a page (and not with `q=0`). */
 export const wantsEventStream = (accept: string | undefined): boolean =>
-  accept !== undefined &&
-  accept
-    .split(',')
-    .some(
-      (range) =>
-        range.split(';')[0].trim().toLowerCase() === EVENT_STREAM_TYPE &&
-        !/;\s*q=0(\.0*)?\s*($|;)/i.test(range),
-    );
+  weightedElements(accept).some(({ value, weight }) => value === EVENT_STREAM_TYPE && weight > 0);
 
 /**
  * Sends what the change feed's route answers: a page as JSON (its events are kept as the JSON

@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Query, UseInterceptors } from '@nestjs/common';
+import { Controller, Get, Headers, Ip, Query, UseInterceptors } from '@nestjs/common';
 import {
   ApiExtension,
   ApiExtraModels,
@@ -12,6 +12,7 @@ import { Needs } from '../auth/needs';
 import type { Principal } from '../auth/principal';
 import { RequestAccess } from '../auth/request-access.decorator';
 import { Operation, OperationOf } from '../common/operations';
+import { ClientGone } from '../http/client-gone.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses';
 import { ChangeEventDto, ChangeEventsPageDto } from './dto/change-event.dto';
 import { EventsQueryDto } from './dto/events-query.dto';
@@ -23,6 +24,7 @@ import {
 import type { EventStream } from './event-stream';
 import { FeedAccess } from './feed-access.service';
 import { EventsService, FeedPage } from './events.service';
+import { holderOf } from './watcher-slots';
 
 @ApiTags('Scopes')
 @Controller('v1/events')
@@ -76,10 +78,13 @@ export class EventsController {
     @Headers('last-event-id') lastEventId: string | undefined,
     @Headers('authorization') authorization: string | undefined,
     @RequestAccess() principal: Principal | undefined,
+    @Ip() address: string | undefined,
+    @ClientGone() gone: AbortSignal,
   ): Promise<FeedPage | EventStream> {
     const viewer = this.access.viewerOf(principal, { authorization });
+    const watcher = { holder: holderOf(principal, address), gone };
     return wantsEventStream(accept)
-      ? this.events.stream(query, lastEventId, viewer)
-      : this.events.page(query, viewer);
+      ? this.events.stream(query, lastEventId, viewer, watcher)
+      : this.events.page(query, viewer, watcher);
   }
 }

@@ -1,4 +1,5 @@
 import { DomainError } from '../common/domain-error';
+import type { SlotRefusal } from './watcher-slots';
 
 /** Events after the position were deleted (older than EVENTS_RETENTION_HOURS): 410. */
 export class FeedPositionExpiredError extends DomainError {
@@ -13,14 +14,41 @@ export class FeedPositionExpiredError extends DomainError {
   }
 }
 
-/** Every stream this instance may hold is open: 503, to retry (on any instance). */
+/**
+ * Every stream this instance may hold is open (EVENTS_MAX_STREAMS), or every one its client may
+ * hold (EVENTS_MAX_STREAMS_PER_CLIENT): 503, to retry (on any instance).
+ */
 export class TooManyStreamsError extends DomainError {
   readonly kind = 'unavailable';
   readonly code = 'TOO_MANY_STREAMS';
   override readonly retryAfterSeconds = 5;
 
-  constructor(max: number) {
-    super(`this instance already sends ${max} event streams (EVENTS_MAX_STREAMS); retry later`);
+  constructor(limit: SlotRefusal, max: number) {
+    super(
+      limit === 'instance'
+        ? `this instance already sends ${max} event streams (EVENTS_MAX_STREAMS); retry later`
+        : `this client already holds ${max} event streams on this instance ` +
+            '(EVENTS_MAX_STREAMS_PER_CLIENT); end one, or retry later',
+    );
+  }
+}
+
+/**
+ * Every long poll this instance lets wait is waiting (EVENTS_MAX_LONG_POLLS), or every one its
+ * client may have waiting (EVENTS_MAX_STREAMS_PER_CLIENT): 503, to retry (on any instance).
+ */
+export class TooManyLongPollsError extends DomainError {
+  readonly kind = 'unavailable';
+  readonly code = 'TOO_MANY_LONG_POLLS';
+  override readonly retryAfterSeconds = 5;
+
+  constructor(limit: SlotRefusal, max: number) {
+    super(
+      limit === 'instance'
+        ? `this instance already holds ${max} waiting long polls (EVENTS_MAX_LONG_POLLS); retry later`
+        : `this client already has ${max} long polls waiting on this instance ` +
+            '(EVENTS_MAX_STREAMS_PER_CLIENT); retry later',
+    );
   }
 }
 

@@ -4,11 +4,17 @@ import { AppConfig } from '../config/app-config';
 import type { StoredEvent } from './change-event';
 import { EventStream, StreamSource } from './event-stream';
 import { EventsRepository } from './events.repository';
-import { FeedPositionExpiredError, FeedStoppingError, TooManyStreamsError } from './events.errors';
+import {
+  FeedPositionExpiredError,
+  FeedStoppingError,
+  TooManyLongPollsError,
+  TooManyStreamsError,
+} from './events.errors';
 import { parsePosition, POSITION_RULE, positionProblem } from './feed-position';
 import { FeedTail } from './feed-tail.service';
 import type { FeedViewer } from './feed-viewer';
 import { visibleTo } from './feed-viewer';
+import { ReleaseSlot, SlotRefusal, WatcherSlots } from './watcher-slots';
 
 const DEFAULT_EVENTS_LIMIT = 100;
 
@@ -16,6 +22,13 @@ const DEFAULT_EVENTS_LIMIT = 100;
 export interface FeedPage {
   events: StoredEvent[];
   position: bigint;
+}
+
+/** Who follows the feed, for its fair share: its holder ({@link holderOf}), and its going away. */
+export interface FeedWatcher {
+  holder: string;
+  /** Aborted when the client goes away before its answer: a long poll stops waiting. */
+  gone?: AbortSignal;
 }
 
 /** What a request asks of the feed. */
@@ -34,6 +47,9 @@ export interface FeedQuery {
 export class EventsService implements OnModuleDestroy {
   private readonly streams = new Set<EventStream>();
   private readonly waiting = new Set<() => void>();
+  /** Places for streams and for waiting long polls, in all and per client. */
+  private readonly streamSlots: WatcherSlots;
+  private readonly pollSlots: WatcherSlots;
   private stopping = false;
   /** What every stream reads from and is bound by. */
   private readonly source: StreamSource;
@@ -53,6 +69,9 @@ export class EventsService implements OnModuleDestroy {
       maxUnsentBytes: config.EVENTS_MAX_UNSENT_BYTES,
       slowClientMs: config.EVENTS_SLOW_CLIENT_MS,
     };
+    const perClient = config.EVENTS_MAX_STREAMS_PER_CLIENT;
+    this.streamSlots = new WatcherSlots(config.EVENTS_MAX_STREAMS, perClient);
+    this.pollSlots = new WatcherSlots(config.EVENTS_MAX_LONG_POLLS, perClient);
   }
 
   /** How many streams this instance sends now. */
@@ -70,13 +89,34 @@ export class EventsService implements OnModuleDestroy {
 
   /**
    * Without `since`, the newest position; with it, the events after it that the viewer may see
-   * (at most `limit`), waiting up to `wait` seconds for the first one.
+   * (at most `limit`), waiting up to `wait` seconds for the first one. A long poll (`wait` above
+   * 0) holds one of its client's places from before its first read until it answers, or its
+   * client goes away.
    */
-  async page(query: FeedQuery, viewer: FeedViewer | undefined): Promise<FeedPage> {
+  async page(
+    query: FeedQuery,
+    viewer: FeedViewer | undefined,
+    watcher: FeedWatcher,
+  ): Promise<FeedPage> {
     if (query.since === undefined) {
       return { events: [], position: (await this.events.bounds()).newest };
     }
-    const since = await this.checkedPosition(query.since, 'since');
+    if (!query.wait) return this.pageAfter(query.since, query, viewer);
+    const release = this.place(this.pollSlots, watcher.holder, TooManyLongPollsError);
+    try {
+      return await this.pageAfter(query.since, query, viewer, watcher.gone);
+    } finally {
+      release();
+    }
+  }
+
+  private async pageAfter(
+    sinceText: string,
+    query: FeedQuery,
+    viewer: FeedViewer | undefined,
+    gone?: AbortSignal,
+  ): Promise<FeedPage> {
+    const since = await this.checkedPosition(sinceText, 'since');
     const limit = query.limit ?? DEFAULT_EVENTS_LIMIT;
     const deadline = Date.now() + (query.wait ?? 0) * 1000;
     let scanned = since;
@@ -90,40 +130,64 @@ export class EventsService implements OnModuleDestroy {
         full = read.events.length === take;
         scanned = read.through;
       } while (shown.length < limit && full);
-      if (shown.length > 0 || Date.now() >= deadline || this.stopping) {
+      if (shown.length > 0 || Date.now() >= deadline || this.stopping || gone?.aborted) {
         return { events: shown, position: shown.length > 0 ? shown[shown.length - 1].id : since };
       }
-      await this.news(scanned, deadline);
+      await this.news(scanned, deadline, gone);
     }
   }
 
-  /** A stream of the events after `since`, or after `Last-Event-ID` (which wins), else the newest. */
+  /**
+   * A stream of the events after `since`, or after `Last-Event-ID` (which wins), else the newest.
+   * It holds one of its client's places from before its first read until it closes.
+   */
   async stream(
     query: FeedQuery,
     lastEventId: string | undefined,
     viewer: FeedViewer | undefined,
+    watcher: FeedWatcher,
   ): Promise<EventStream> {
     if (this.stopping) throw new FeedStoppingError();
-    const max = this.config.EVENTS_MAX_STREAMS;
-    if (this.streams.size >= max) throw new TooManyStreamsError(max);
+    const release = this.place(this.streamSlots, watcher.holder, TooManyStreamsError);
+    let from: bigint;
+    try {
+      from = await this.startOf(query, lastEventId);
+      // Checked again: the reads above let other requests in.
+      if (this.stopping) throw new FeedStoppingError();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const stream = new EventStream(this.source, from, query.scope, viewer);
+    this.streams.add(stream);
+    stream.once('close', () => {
+      release();
+      this.forget(stream);
+    });
+    this.heartbeat ??= setInterval(this.beat, this.config.EVENTS_HEARTBEAT_MS);
+    return stream;
+  }
+
+  /** Where a stream starts: after `Last-Event-ID`, else after `since`, else at the newest. */
+  private async startOf(query: FeedQuery, lastEventId: string | undefined): Promise<bigint> {
     // An empty Last-Event-ID names no event (a stream's empty `id:` leaves its client with
     // none): it is absent, so `since`, else the newest, says where to start
     // (docs/extensions.md section 8).
     const resumeAfter = lastEventId?.trim() || undefined;
-    const from =
-      resumeAfter !== undefined
-        ? await this.checkedPosition(resumeAfter, 'Last-Event-ID')
-        : query.since !== undefined
-          ? await this.checkedPosition(query.since, 'since')
-          : (await this.events.bounds()).newest;
-    // Checked again: the reads above let other requests in.
-    if (this.stopping) throw new FeedStoppingError();
-    if (this.streams.size >= max) throw new TooManyStreamsError(max);
-    const stream = new EventStream(this.source, from, query.scope, viewer);
-    this.streams.add(stream);
-    stream.once('close', () => this.forget(stream));
-    this.heartbeat ??= setInterval(this.beat, this.config.EVENTS_HEARTBEAT_MS);
-    return stream;
+    if (resumeAfter !== undefined) return this.checkedPosition(resumeAfter, 'Last-Event-ID');
+    if (query.since !== undefined) return this.checkedPosition(query.since, 'since');
+    return (await this.events.bounds()).newest;
+  }
+
+  /** A place of `slots` for `holder`, or the error that says which limit refused it. */
+  private place(
+    slots: WatcherSlots,
+    holder: string,
+    TooMany: new (limit: SlotRefusal, max: number) => Error,
+  ): ReleaseSlot {
+    const slot = slots.take(holder);
+    if (typeof slot === 'function') return slot;
+    throw new TooMany(slot, slot === 'instance' ? slots.max : slots.perClient);
   }
 
   /** A stream ended: it is no longer sent; with the last one, the heartbeat stops. */
@@ -155,22 +219,24 @@ export class EventsService implements OnModuleDestroy {
     return since;
   }
 
-  /** Waits until events after `after` may have committed, or the deadline. */
-  private news(after: bigint, deadline: number): Promise<void> {
+  /** Waits until events after `after` may have committed, the deadline, or the client is gone. */
+  private news(after: bigint, deadline: number, gone?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       let unsubscribe = (): void => undefined;
       const done = () => {
         clearTimeout(timer);
         unsubscribe();
+        gone?.removeEventListener('abort', done);
         this.waiting.delete(done);
         resolve();
       };
       const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
       this.waiting.add(done);
       unsubscribe = this.tail.subscribe(done);
+      gone?.addEventListener('abort', done);
       // What committed between the read and now, which the tail already has.
       const newest = this.tail.newest;
-      if (newest !== undefined && newest > after) done();
+      if ((newest !== undefined && newest > after) || gone?.aborted) done();
     });
   }
 }

@@ -1,5 +1,5 @@
 import { HealthStatus } from './health-status';
-import { aggregate, findContributor, HealthReport } from './health-tree';
+import { aggregate, findContributor, HealthReport, withoutDetails } from './health-tree';
 
 const { UP, DOWN, STARTING } = HealthStatus;
 const leaf = (status: HealthStatus, vital: boolean): HealthReport => ({
@@ -87,5 +87,41 @@ describe('findContributor', () => {
     ]) {
       expect(findContributor(root, path)).toBeUndefined();
     }
+  });
+});
+
+describe('withoutDetails', () => {
+  it('keeps every status of the tree and drops every details map in it', () => {
+    const tree = aggregate('root', {
+      status: UP,
+      details: { path: '/data' },
+      vital: false,
+      children: {
+        memory: { ...leaf(UP, true), children: { heap: leaf(DOWN, true) } },
+        disk: leaf(UP, false),
+      },
+    });
+    const seen = withoutDetails(tree);
+    expect(seen).toEqual({
+      name: 'root',
+      status: DOWN,
+      readiness: false,
+      liveness: false,
+      children: {
+        memory: {
+          name: 'memory',
+          status: DOWN,
+          readiness: false,
+          liveness: false,
+          children: {
+            heap: { name: 'heap', status: DOWN, readiness: false, liveness: false, children: {} },
+          },
+        },
+        disk: { name: 'disk', status: UP, readiness: true, liveness: true, children: {} },
+      },
+    });
+    // The tree it was given, shared by every caller, keeps its details.
+    expect(tree.details).toEqual({ path: '/data' });
+    expect(tree.children.memory.children.heap.details).toEqual({ note: 'DOWN' });
   });
 });

@@ -22,6 +22,22 @@ export interface HealthNode {
   children: Record<string, HealthNode>;
 }
 
+/** A {@link HealthNode} as a caller sees it: without details, for one not allowed them. */
+export interface HealthView extends Omit<HealthNode, 'details' | 'children'> {
+  details?: Record<string, string>;
+  children: Record<string, HealthView>;
+}
+
+/** The tree below `node` with its statuses and no details, anywhere in it. */
+export function withoutDetails({ details: _details, children, ...node }: HealthNode): HealthView {
+  return {
+    ...node,
+    children: Object.fromEntries(
+      Object.entries(children).map(([key, child]) => [key, withoutDetails(child)]),
+    ),
+  };
+}
+
 /**
  * A contributor takes the lowest of its own and its children's status; it is ready when that
  * is UP, and alive when neither it nor any child is a vital part that stopped working.

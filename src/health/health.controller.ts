@@ -1,6 +1,8 @@
 import { applyDecorators, Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiParam, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Needs } from '../auth/needs';
+import type { Principal } from '../auth/principal';
+import { RequestAccess } from '../auth/request-access.decorator';
 import { contributorPath } from './contributor-path';
 import { HEALTH_DETAILS_REF, HealthResultDto } from './dto/health-result.dto';
 import { ApiProblemResponses } from '../openapi/api-problem-responses';
@@ -32,14 +34,14 @@ export class HealthController {
   /** The health of the service, with every contributor below it. */
   @Get()
   @Needs.health()
-  getHealth(): Promise<HealthResultDto> {
-    return this.health.health();
+  getHealth(@RequestAccess() access: Principal | undefined): Promise<HealthResultDto> {
+    return this.health.healthFor(access);
   }
 
   /** The details of the service. */
   @Get('details')
   @ApiOkResponse({ schema: HEALTH_DETAILS_REF })
-  @Needs.readUpdateOnRoot()
+  @Needs.healthDetails()
   async getDetails(): Promise<Record<string, string>> {
     return (await this.health.health()).details;
   }
@@ -48,7 +50,7 @@ export class HealthController {
   @Get('details/*id')
   @CONTRIBUTOR
   @ApiOkResponse({ schema: HEALTH_DETAILS_REF })
-  @Needs.readUpdateOnRoot()
+  @Needs.healthDetails()
   async getContributorDetails(@Param('id') id: string[]): Promise<Record<string, string>> {
     return (await this.health.health(contributorPath(id))).details;
   }
@@ -108,7 +110,10 @@ export class HealthController {
   @Get('*id')
   @CONTRIBUTOR
   @Needs.health()
-  getContributorHealth(@Param('id') id: string[]): Promise<HealthResultDto> {
-    return this.health.health(contributorPath(id));
+  getContributorHealth(
+    @Param('id') id: string[],
+    @RequestAccess() access: Principal | undefined,
+  ): Promise<HealthResultDto> {
+    return this.health.healthFor(access, contributorPath(id));
   }
 }

@@ -1,5 +1,7 @@
 import type { MemoryHealthIndicator } from '@nestjs/terminus';
+import { parseAcl } from '../auth/acl';
 import type { OidcIssuer } from '../auth/oidc/oidc-issuer.service';
+import { Principal, UNAUTHENTICATED_PRINCIPAL } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import type { GracefulShutdown } from './graceful-shutdown.service';
 import { HealthContributorNotFoundError } from './health.errors';
@@ -102,5 +104,29 @@ describe('HealthService', () => {
     const probe = health.health(['nothing']);
     await releaseDatabase();
     await expect(probe).rejects.toBeInstanceOf(HealthContributorNotFoundError);
+  });
+
+  it('shows the details only to callers allowed /v1/health/details, or anyone without auth', async () => {
+    const { health, releaseDatabase } = service(60_000);
+    const as = (acl: string) => new Principal('someone', 'basic', parseAcl(acl));
+    const views = Promise.all([
+      health.healthFor(undefined),
+      health.healthFor(as('prn::/,READ_UPDATE')),
+      health.healthFor(as('prn::*,READ')),
+      health.healthFor(UNAUTHENTICATED_PRINCIPAL),
+      health.healthFor(as('prn::*,READ'), ['memory']),
+    ]);
+    await releaseDatabase();
+    const [authOff, admin, reader, anonymous, memory] = await views;
+    expect(authOff.details).toMatchObject({ state: 'serving' });
+    expect(admin.details).toMatchObject({ state: 'serving' });
+    expect(admin.children.memory.children.heap.details).toHaveProperty('usedBytes');
+    for (const view of [reader, anonymous]) {
+      expect(view).not.toHaveProperty('details');
+      expect(view.children.memory.children.heap).not.toHaveProperty('details');
+      expect(view.children.memory.children.heap.status).toBe('UP');
+    }
+    expect(memory).toMatchObject({ name: 'memory', status: 'UP' });
+    expect(memory.children.rss).not.toHaveProperty('details');
   });
 });

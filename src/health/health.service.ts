@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, MemoryHealthIndicator } from '@nestjs/terminus';
+import { seesHealthDetails } from '../auth/needs';
 import { OidcIssuer } from '../auth/oidc/oidc-issuer.service';
+import type { Principal } from '../auth/principal';
 import { AppConfig } from '../config/app-config';
 import { GracefulShutdown } from './graceful-shutdown.service';
 import { HealthContributorNotFoundError } from './health.errors';
 import { HealthStatus } from './health-status';
-import { aggregate, findContributor, HealthNode, HealthReport } from './health-tree';
+import {
+  aggregate,
+  findContributor,
+  HealthNode,
+  HealthReport,
+  HealthView,
+  withoutDetails,
+} from './health-tree';
 import { OncePerWindow } from './once-per-window';
 import { DatabaseIndicator } from './indicators/database.indicator';
 import { DiskSpaceIndicator } from './indicators/disk-space.indicator';
@@ -105,6 +114,15 @@ export class HealthService {
     const node = findContributor(tree, path);
     if (!node) throw new HealthContributorNotFoundError(path);
     return node;
+  }
+
+  /**
+   * {@link health} as `access` may see it: the details (paths, bytes, migrations) only for
+   * callers allowed `/v1/health/details`, or anyone while authentication is off.
+   */
+  async healthFor(access: Principal | undefined, path: string[] = []): Promise<HealthView> {
+    const node = await this.health(path);
+    return seesHealthDetails(access) ? node : withoutDetails(node);
   }
 
   /**

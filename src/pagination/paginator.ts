@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { KeyObject } from 'node:crypto';
 import { InvalidRequestError } from '../common/domain-error';
 import { AppConfig } from '../config/app-config';
 import type { Keyset } from '../database/keyset';
 import { ListAnswer, UnreadRows } from './list-answer';
-import { InvalidTokenError, issueToken, listName, readToken } from './continuation-token';
+import { InvalidTokenError, issueToken, listName, readToken, tokenKey } from './continuation-token';
 import type { PageQueryDto } from './page-query.dto';
 import { PaginationKeyRepository } from './pagination-key.repository';
 
@@ -30,7 +31,7 @@ export interface Page<T> {
 @Injectable()
 export class Paginator {
   /** The key never changes once the migration made it: read once, on first use. */
-  private key?: Promise<Buffer>;
+  private key?: Promise<KeyObject>;
 
   constructor(
     private readonly keys: PaginationKeyRepository,
@@ -48,7 +49,7 @@ export class Paginator {
     const after =
       continuationToken === undefined
         ? undefined
-        : this.position<Position>(await this.signingKey(), name, continuationToken);
+        : this.position<Position>(await this.encryptionKey(), name, continuationToken);
     return { list: name, limit, after, take: limit + 1 };
   }
 
@@ -61,7 +62,7 @@ export class Paginator {
     if (!request || rows.length <= request.limit) return { items: rows };
     const items = rows.slice(0, request.limit);
     const after = positionOf(items[items.length - 1]);
-    const continuationToken = issueToken(await this.signingKey(), request.list, after);
+    const continuationToken = issueToken(await this.encryptionKey(), request.list, after);
     return { items, next: { continuationToken, limit: request.limit } };
   }
 
@@ -92,7 +93,7 @@ export class Paginator {
     return ListAnswer.unread(key, rows, toItem);
   }
 
-  private position<Position>(key: Buffer, list: string, token: string): Position {
+  private position<Position>(key: KeyObject, list: string, token: string): Position {
     try {
       return readToken<Position>(key, list, token);
     } catch (error) {
@@ -104,8 +105,8 @@ export class Paginator {
     }
   }
 
-  private signingKey(): Promise<Buffer> {
-    this.key ??= this.keys.key().catch((error: unknown) => {
+  private encryptionKey(): Promise<KeyObject> {
+    this.key ??= this.keys.key().then(tokenKey, (error: unknown) => {
       // A failed read (the database away) is retried by the next request.
       this.key = undefined;
       throw error;

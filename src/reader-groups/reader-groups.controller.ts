@@ -25,6 +25,8 @@ import type { Tagged } from '../conditional/resource-version';
 import { Idempotent } from '../idempotency/idempotent.decorator';
 import type { TagCondition } from '../conditional/entity-tag';
 import { Needs } from '../auth/needs';
+import type { Principal } from '../auth/principal';
+import { RequestAccess } from '../auth/request-access.decorator';
 import { ApiProblemResponses } from '../openapi/api-problem-responses';
 import { Paged } from '../pagination/paged.decorator';
 import { PageQueryDto } from '../pagination/page-query.dto';
@@ -51,7 +53,7 @@ export class ReaderGroupsController {
     return this.readerGroups.list(scopeName, query);
   }
 
-  /** Retrieves a reader group: its streams and online readers. */
+  /** Retrieves a reader group: its streams (those the caller may read) and online readers. */
   @Get(':readerGroupName')
   @ConditionalRead(ReaderGroupPropertyDto)
   @ApiProblemResponses(400, 404, 500, 503)
@@ -60,8 +62,9 @@ export class ReaderGroupsController {
   getReaderGroup(
     @Param('scopeName') scopeName: string,
     @Param('readerGroupName') readerGroupName: string,
+    @RequestAccess() access: Principal | undefined,
   ): Promise<Tagged<ReaderGroupPropertyDto>> {
-    return this.readerGroups.get(scopeName, readerGroupName);
+    return this.readerGroups.get(scopeName, readerGroupName, access);
   }
 
   /** Creates a reader group (extension). */
@@ -71,7 +74,7 @@ export class ReaderGroupsController {
   @ApiExtension('x-extension', true)
   @TaggedAnswer(201, ReaderGroupPropertyDto)
   @ApiProblemResponses(400, 404, 409, 413, 415, 500, 503)
-  @Needs.readUpdateOnScope()
+  @Needs.createReaderGroup()
   @OperationOf(Operation.createReaderGroup)
   createReaderGroup(
     @RequestActor() actor: Actor,

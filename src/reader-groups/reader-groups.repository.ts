@@ -99,14 +99,17 @@ export class ReaderGroupsRepository {
     return rows.map((row) => row.name);
   }
 
-  /** The groups that read a stream, as scoped names (`scope/group`), by scope and name. */
-  async namesReading(scope: string, stream: string): Promise<string[]> {
+  /** The groups that read a stream, by scope and name. */
+  async namesReading(
+    scope: string,
+    stream: string,
+  ): Promise<{ scopeName: string; name: string }[]> {
     const rows = await this.streamLists.find({
       select: { scopeName: true, readerGroup: true },
       where: { streamScope: scope, streamName: stream },
       order: { scopeName: 'ASC', readerGroup: 'ASC' },
     });
-    return rows.map((row) => `${row.scopeName}/${row.readerGroup}`);
+    return rows.map((row) => ({ scopeName: row.scopeName, name: row.readerGroup }));
   }
 
   /** The group with its streams and its online readers, in one query. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor } from '../audit/actor';
 import { AuditedChanges, Changed, ChangeTarget } from '../audit/audited-changes.service';
+import { mayRead, Principal } from '../auth/principal';
 import { readerGroupResource } from '../auth/resources';
 import { InvalidRequestError } from '../common/domain-error';
 import { streamNameProblem } from '../common/names';
@@ -19,7 +20,7 @@ import { ReaderGroupPropertyDto } from './dto/reader-group-property.dto';
 import type { ScopedReaderGroup } from './reader-group';
 import { ReaderGroupNotFoundError, ReaderNotOnlineError } from './reader-group.errors';
 import { ReaderGroupsRepository } from './reader-groups.repository';
-import { scopedName, toStreamRefs } from './stream-ref';
+import { mayReadStream, scopedName, toStreamRefs } from './stream-ref';
 
 /** A reader that went online or offline, as the audit trail records it. */
 const readerChanged = (
@@ -100,16 +101,32 @@ export class ReaderGroupsService {
     return this.groups.findIn(scopes, lock);
   }
 
-  /** The groups that read a stream, as scoped names (`scope/group`). */
-  groupsReading(scope: string, stream: string): Promise<string[]> {
-    return this.groups.namesReading(scope, stream);
+  /**
+   * The groups that read a stream, as scoped names (`scope/group`): those the caller may read
+   * (`access`; all without it), and how many others.
+   */
+  async groupsReading(
+    scope: string,
+    stream: string,
+    access?: Principal,
+  ): Promise<{ names: string[]; hidden: number }> {
+    const groups = await this.groups.namesReading(scope, stream);
+    const names = groups
+      .filter((g) => mayRead(access, readerGroupResource(g.scopeName, g.name)))
+      .map((g) => `${g.scopeName}/${g.name}`);
+    return { names, hidden: groups.length - names.length };
   }
 
-  get(scope: string, group: string): Promise<Tagged<ReaderGroupPropertyDto>> {
+  /**
+   * The group; its `streamList` holds only the streams the caller may read (`access`; all
+   * without it): a stream of another scope is named only to who may read it.
+   */
+  get(scope: string, group: string, access?: Principal): Promise<Tagged<ReaderGroupPropertyDto>> {
     return this.scopes.within(scope, async () => {
       const found = await this.groups.findOne(scope, group);
       if (!found) throw new ReaderGroupNotFoundError(scope, group);
-      const { streams: streamList, readers: onlineReaderIds, revision } = found;
+      const { streams, readers: onlineReaderIds, revision } = found;
+      const streamList = streams.filter((name) => mayReadStream(access, name));
       const body = { scopeName: scope, readerGroupName: group, streamList, onlineReaderIds };
       return Tagged.of(body, revision);
     });

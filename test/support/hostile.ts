@@ -19,14 +19,27 @@ export interface AttackCost<T> {
   idleGetMs: number;
   /** The slowest probe `GET` sent while the attack ran. */
   worstGetMs: number;
+  /**
+   * The 99th percentile of the probe `GET`s sent while the attack ran: over a long attack, what
+   * the service did to others rather than the few stalls a loaded machine gives anyone.
+   */
+  p99GetMs: number;
+  /**
+   * The time within which nine in ten probe `GET`s sent while the attack ran were answered: an
+   * attack that slows the service slows most of them, where a loaded machine's scheduler now and
+   * then delays one (the slowest of a long attack's probes is often that one).
+   */
+  p90GetMs: number;
   /** How many probe `GET`s were answered while the attack ran. */
   probes: number;
 }
 
-const median = (values: number[]): number => {
+/** The value below which `fraction` of `values` lie (the last one for 1). */
+export const quantile = (values: number[], fraction: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 };
+const median = (values: number[]): number => quantile(values, 0.5);
 
 async function timedGet(url: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
@@ -67,6 +80,8 @@ export async function beside<T>(
     attackMs,
     idleGetMs: median(idle),
     worstGetMs: Math.max(...during),
+    p99GetMs: quantile(during, 0.99),
+    p90GetMs: quantile(during, 0.9),
     probes: during.length,
   };
 }
@@ -107,7 +122,7 @@ export async function peakRssDuring<T>(
 /** The built service on a database of its own, for one test file. */
 export async function hostileTarget(
   env: NodeJS.ProcessEnv = {},
-): Promise<{ service: ServiceProcess; stop(): Promise<void> }> {
+): Promise<{ service: ServiceProcess; databaseUrl: string; stop(): Promise<void> }> {
   const database = await createTestDatabase();
   const service = ServiceProcess.start({
     PORT: String(await freePort()),
@@ -123,6 +138,8 @@ export async function hostileTarget(
   }
   return {
     service,
+    // To look behind the API: what was written, and what it costs the database.
+    databaseUrl: database.url,
     stop: async () => {
       await service.stop('SIGKILL');
       await database.drop();

@@ -27,11 +27,19 @@ export class SseClient {
 
   private constructor() {}
 
-  /** Opens a stream; resolves once the answer's headers arrived. */
-  static open(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  /**
+   * Opens a stream; resolves once the answer's headers arrived. `localAddress` is the address
+   * it calls from (on Linux any of 127.0.0.0/8: another client, as the service sees it).
+   */
+  static open(
+    url: string,
+    headers: Record<string, string> = {},
+    { localAddress }: { localAddress?: string } = {},
+  ): Promise<SseClient> {
     const client = new SseClient();
+    const options = { headers: { Accept: 'text/event-stream', ...headers }, localAddress };
     return new Promise((resolve, reject) => {
-      client.req = request(url, { headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
+      client.req = request(url, options, (res) => {
         client.res = res;
         client.status = res.statusCode ?? 0;
         client.headers = res.headers;

@@ -11,6 +11,14 @@ export class AuditEventDto {
   @ApiProperty({ format: 'int64' })
   time: number;
 
+  /**
+   * How many requests the event stands for: 1, but for requests refused for want of valid
+   * credentials (401), counted in one event per client address and minute, which names the
+   * first of them (its time, operation, resource and request id).
+   */
+  @ApiProperty({ type: 'integer', format: 'int32', minimum: 1 })
+  count: number;
+
   /** The account, or `anonymous`. */
   principal: string;
 
@@ -20,7 +28,10 @@ export class AuditEventDto {
   requestId?: string;
   /** The operation's id in this document. */
   operation: string;
-  /** The resource, named as in ACLs. */
+  /**
+   * The resource, named as in ACLs; one longer than 605 characters as its first 540, `…` and
+   * the SHA-256 of the whole in hex (as are the principal and the client address).
+   */
   resource: string;
 
   @ApiProperty({ enum: ['SUCCEEDED', 'DENIED'] })

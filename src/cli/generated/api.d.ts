@@ -244,7 +244,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieves a reader group: its streams and online readers. */
+        /** Retrieves a reader group: its streams (those the caller may read) and online readers. */
         get: operations["getReaderGroup"];
         put?: never;
         post?: never;
@@ -282,7 +282,8 @@ export interface paths {
         };
         /**
          * Describes a stream: state, times, configuration, current epoch and segments, and the
-         *     reader groups that read it (extension). Carries the stream's entity tag.
+         *     reader groups that read it, those the caller may read (extension). Carries the stream's
+         *     entity tag.
          */
         get: operations["describeStream"];
         put?: never;
@@ -670,6 +671,13 @@ export interface components {
              * @description When it happened, in milliseconds since 1970.
              */
             time: number;
+            /**
+             * Format: int32
+             * @description How many requests the event stands for: 1, but for requests refused for want of valid
+             *     credentials (401), counted in one event per client address and minute, which names the
+             *     first of them (its time, operation, resource and request id).
+             */
+            count: number;
             /** @enum {string} */
             outcome: "SUCCEEDED" | "DENIED";
             /** @description The configuration before an update. */
@@ -684,7 +692,10 @@ export interface components {
             requestId?: string;
             /** @description The operation's id in this document. */
             operation: string;
-            /** @description The resource, named as in ACLs. */
+            /**
+             * @description The resource, named as in ACLs; one longer than 605 characters as its first 540, `…` and
+             *     the SHA-256 of the whole in hex (as are the principal and the client address).
+             */
             resource: string;
         };
         AuditEventsList: {
@@ -1009,11 +1020,6 @@ export interface components {
         };
         CreateReaderGroupRequest: {
             /**
-             * @description 1 to 250 characters of A-Z a-z 0-9 . - ; names starting with `_` are reserved.
-             * @example billing-readers
-             */
-            readerGroupName: string;
-            /**
              * @description The streams the group reads: `stream` (same scope) or `scope/stream`.
              * @example [
              *       "orders",
@@ -1021,6 +1027,11 @@ export interface components {
              *     ]
              */
             streams: string[];
+            /**
+             * @description 1 to 250 characters of A-Z a-z 0-9 . - ; names starting with `_` are reserved.
+             * @example billing-readers
+             */
+            readerGroupName: string;
         };
         StreamDescription: {
             /** @enum {string} */
@@ -1045,13 +1056,18 @@ export interface components {
              * @description When the stream last scaled, ms since 1970; absent until it first does.
              */
             lastScaledAt?: number;
+            /**
+             * Format: int32
+             * @description How many other reader groups read the stream, which the caller may not read; absent when none.
+             */
+            hiddenReaderGroups?: number;
             scopeName: string;
             streamName: string;
             /** @description The stream's properties, as `GET` stream answers them. */
             configuration: components["schemas"]["StreamProperty"];
             /** @description The segments of the current epoch, by number. */
             activeSegments: components["schemas"]["Segment"][];
-            /** @description The reader groups that read the stream, as `scope/group`, by name. */
+            /** @description The reader groups that read the stream, as `scope/group`, by name: those the caller may read. */
             readerGroups: string[];
         };
         ApplyScope: {
@@ -1167,6 +1183,10 @@ export interface components {
         HealthResult: {
             /** @description The lowest of the contributor's own status and its children's. */
             status?: components["schemas"]["HealthStatus"];
+            /**
+             * @description What the contributor reports about itself. With authentication on, only for callers allowed
+             *     `/v1/health/details` (`READ_UPDATE` on `prn::/`); left out for the others.
+             */
             details?: {
                 [key: string]: string;
             } & components["schemas"]["HealthDetails"];

@@ -27,6 +27,9 @@ export class StreamDescriptionDto {
   /** When the stream last scaled, ms since 1970; absent until it first does. */
   @ApiInt64()
   lastScaledAt?: number;
-  /** The reader groups that read the stream, as `scope/group`, by name. */
+  /** The reader groups that read the stream, as `scope/group`, by name: those the caller may read. */
   readerGroups: string[];
+  /** How many other reader groups read the stream, which the caller may not read; absent when none. */
+  @ApiInt32()
+  hiddenReaderGroups?: number;
 }

@@ -26,6 +26,10 @@ export class HealthResultDto {
   /** Whether the process works (a database outage leaves it alive). */
   liveness?: boolean;
 
+  /**
+   * What the contributor reports about itself. With authentication on, only for callers allowed
+   * `/v1/health/details` (`READ_UPDATE` on `prn::/`); left out for the others.
+   */
   // The plugin describes the map inline; the contract names it HealthDetails.
   @ApiProperty({ required: false, allOf: [HEALTH_DETAILS_REF] })
   details?: Record<string, string>;

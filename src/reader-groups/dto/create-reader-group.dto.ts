@@ -1,6 +1,7 @@
-import { ApiSchema } from '@nestjs/swagger';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsString } from 'class-validator';
 import { IsStreamName } from '../../common/validators';
+import { MAX_GROUP_STREAMS } from '../stream-ref';
 
 /** Extension: the contract has no write operations for reader groups. */
 @ApiSchema({ name: 'CreateReaderGroupRequest' })
@@ -16,9 +17,10 @@ export class CreateReaderGroupDto {
    * The streams the group reads: `stream` (same scope) or `scope/stream`.
    * @example ["orders", "sales/refunds"]
    */
+  @ApiProperty({ maxItems: MAX_GROUP_STREAMS })
   @IsArray()
   @ArrayNotEmpty()
-  @ArrayMaxSize(1000)
+  @ArrayMaxSize(MAX_GROUP_STREAMS)
   @IsString({ each: true })
   streams: string[];
 }

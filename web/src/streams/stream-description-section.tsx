@@ -3,9 +3,12 @@ import { Section } from '../components/screen';
 import { formatKeyRange, formatTime } from '../format/format';
 import { Link } from '../routing/router';
 import { pathOf } from '../routing/routes';
+import { hiddenGroupsSummary } from './stream-summary';
 
 /** What describing the stream answers: state, epoch, active segments, the groups reading it. */
 export function StreamDescriptionSection({ description }: { description: StreamDescription }) {
+  const { readerGroups, hiddenReaderGroups = 0 } = description;
+  const hidden = hiddenGroupsSummary(readerGroups.length, hiddenReaderGroups);
   return (
     <Section title="Description" id="description-heading">
       <dl class="facts">
@@ -30,17 +33,17 @@ export function StreamDescriptionSection({ description }: { description: StreamD
         </dd>
         <dt>Read by</dt>
         <dd>
-          {description.readerGroups.length === 0
-            ? 'no reader group'
-            : description.readerGroups.map((scoped, index) => {
-                const [scope, group] = scoped.split('/');
-                return (
-                  <span key={scoped}>
-                    {index > 0 && ', '}
-                    <Link href={pathOf({ screen: 'readerGroup', scope, group })}>{scoped}</Link>
-                  </span>
-                );
-              })}
+          {readerGroups.length === 0 && hiddenReaderGroups === 0 && 'no reader group'}
+          {readerGroups.map((scoped, index) => {
+            const [scope, group] = scoped.split('/');
+            return (
+              <span key={scoped}>
+                {index > 0 && ', '}
+                <Link href={pathOf({ screen: 'readerGroup', scope, group })}>{scoped}</Link>
+              </span>
+            );
+          })}
+          {hidden && `${readerGroups.length > 0 ? ' ' : ''}${hidden}`}
         </dd>
       </dl>
     </Section>

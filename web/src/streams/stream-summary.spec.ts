@@ -1,4 +1,4 @@
-import { retentionSummary, scalingSummary } from './stream-summary';
+import { hiddenGroupsSummary, retentionSummary, scalingSummary } from './stream-summary';
 
 describe('scalingSummary', () => {
   it.each([
@@ -38,5 +38,18 @@ describe('retentionSummary', () => {
     [{ type: 'LIMITED_SIZE_MB' as const, value: 1024 }, 'at least 1024 MiB'],
   ])('%j reads %p', (policy, words) => {
     expect(retentionSummary(policy)).toEqual(words);
+  });
+});
+
+describe('hiddenGroupsSummary', () => {
+  it.each([
+    [2, 0, ''],
+    [0, 0, ''],
+    [1, 1, 'and 1 other group you may not read'],
+    [1, 3, 'and 3 other groups you may not read'],
+    [0, 1, '1 group you may not read'],
+    [0, 2, '2 groups you may not read'],
+  ])('%i shown, %i hidden reads %p', (shown, hidden, words) => {
+    expect(hiddenGroupsSummary(shown, hidden)).toBe(words);
   });
 });

@@ -34,3 +34,15 @@ export function retentionSummary(policy: RetentionConfig | undefined): string {
     ? `${min}, at most ${amount(policy, policy.maxValue, policy.maxTimeBasedRetention)}`
     : min;
 }
+
+/**
+ * The reader groups the caller may not see, in words that follow those it sees: ``,
+ * `and 1 other group you may not read`, `2 groups you may not read`.
+ */
+export function hiddenGroupsSummary(shown: number, hidden: number): string {
+  if (hidden === 0) return '';
+  const groups = `group${hidden === 1 ? '' : 's'}`;
+  return shown > 0
+    ? `and ${hidden} other ${groups} you may not read`
+    : `${hidden} ${groups} you may not read`;
+}

@@ -1,0 +1,134 @@
+import { AppConfig } from '../config/app-config';
+import { InvalidRequestError } from '../common/domain-error';
+import type { EventStream } from './event-stream';
+import type { EventsRepository } from './events.repository';
+import { TooManyLongPollsError, TooManyStreamsError } from './events.errors';
+import { EventsService, FeedWatcher } from './events.service';
+import type { FeedTail } from './feed-tail.service';
+
+/** A feed with no event after 10, whose tail wakes no one: a long poll waits out its `wait`. */
+function emptyFeed(limits: Partial<AppConfig> = {}): EventsService {
+  const config = Object.assign(new AppConfig(), {
+    EVENTS_MAX_STREAMS: 3,
+    EVENTS_MAX_LONG_POLLS: 3,
+    EVENTS_MAX_STREAMS_PER_CLIENT: 2,
+    ...limits,
+  });
+  const tail = {
+    read: () => Promise.resolve({ events: [], through: 10n }),
+    held: () => ({ events: [], through: 10n }),
+    subscribe: () => () => undefined,
+    newest: 10n,
+  } as unknown as FeedTail;
+  const events = {
+    bounds: () => Promise.resolve({ oldest: 1n, newest: 10n }),
+  } as unknown as EventsRepository;
+  return new EventsService(config, tail, events);
+}
+
+const alice: FeedWatcher = { holder: 'principal:alice' };
+const longPoll = { since: '10', wait: 60 };
+
+/** Whether a holder may start one more long poll now (it is refused at once, or else waits). */
+async function pollRefused(feed: EventsService, watcher: FeedWatcher): Promise<boolean> {
+  const gone = new AbortController();
+  const poll = feed.page(longPoll, undefined, { ...watcher, gone: gone.signal });
+  gone.abort();
+  try {
+    await poll;
+    return false;
+  } catch (error) {
+    if (error instanceof TooManyLongPollsError) return true;
+    throw error;
+  }
+}
+
+describe('EventsService: the places of long polls and streams', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('takes a place only for a long poll, and gives it back when the poll times out', async () => {
+    jest.useFakeTimers();
+    const feed = emptyFeed();
+    await feed.page({ since: '10' }, undefined, alice);
+    await feed.page({ since: '10' }, undefined, alice);
+    await feed.page({ since: '10' }, undefined, alice);
+    const polls = [feed.page(longPoll, undefined, alice), feed.page(longPoll, undefined, alice)];
+    await jest.advanceTimersByTimeAsync(0);
+    await expect(feed.page(longPoll, undefined, alice)).rejects.toThrow(TooManyLongPollsError);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(await Promise.all(polls)).toEqual([
+      { events: [], position: 10n },
+      { events: [], position: 10n },
+    ]);
+    jest.useRealTimers();
+    expect(await pollRefused(feed, alice)).toBe(false);
+  });
+
+  it('gives a long poll its place back when its client goes away, at once', async () => {
+    const feed = emptyFeed();
+    const gone = new AbortController();
+    const first = feed.page(longPoll, undefined, { ...alice, gone: gone.signal });
+    const second = feed.page(longPoll, undefined, { ...alice, gone: gone.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await pollRefused(feed, alice)).toBe(true);
+    gone.abort();
+    await Promise.all([first, second]);
+    expect(await pollRefused(feed, alice)).toBe(false);
+  });
+
+  it('gives a long poll its place back when it is refused (a position it may not follow)', async () => {
+    const feed = emptyFeed();
+    for (let i = 0; i < 3; i++) {
+      await expect(feed.page({ since: '11', wait: 60 }, undefined, alice)).rejects.toThrow(
+        InvalidRequestError,
+      );
+    }
+    expect(await pollRefused(feed, alice)).toBe(false);
+  });
+
+  it("refuses a client beyond its share, another client up to the instance's, and answers every poll at stop", async () => {
+    const feed = emptyFeed();
+    const polls = [
+      feed.page(longPoll, undefined, alice),
+      feed.page(longPoll, undefined, alice),
+      feed.page(longPoll, undefined, { holder: 'principal:bob' }),
+    ];
+    await expect(feed.page(longPoll, undefined, alice)).rejects.toThrow(
+      expect.objectContaining({
+        message: expect.stringContaining('EVENTS_MAX_STREAMS_PER_CLIENT'),
+      }),
+    );
+    await expect(feed.page(longPoll, undefined, { holder: 'address:10.0.0.1' })).rejects.toThrow(
+      expect.objectContaining({ message: expect.stringContaining('(EVENTS_MAX_LONG_POLLS)') }),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    feed.onModuleDestroy();
+    expect(await Promise.all(polls)).toHaveLength(3);
+  });
+
+  it('gives a stream its place back when it closes, or when it could not start', async () => {
+    const feed = emptyFeed();
+    await expect(feed.stream({}, 'x', undefined, alice)).rejects.toThrow(InvalidRequestError);
+    const streams: EventStream[] = [
+      await feed.stream({}, undefined, undefined, alice),
+      await feed.stream({}, undefined, undefined, alice),
+    ];
+    await expect(feed.stream({}, undefined, undefined, alice)).rejects.toThrow(
+      new TooManyStreamsError('client', 2),
+    );
+    streams.push(await feed.stream({}, undefined, undefined, { holder: 'principal:bob' }));
+    await expect(
+      feed.stream({}, undefined, undefined, { holder: 'principal:carol' }),
+    ).rejects.toThrow(new TooManyStreamsError('instance', 3));
+    streams[0].destroy();
+    await new Promise((resolve) => streams[0].once('close', resolve));
+    streams[0] = await feed.stream({}, undefined, undefined, alice);
+    expect(feed.openStreams).toBe(3);
+    feed.onModuleDestroy();
+    for (const stream of streams) {
+      stream.resume();
+      await new Promise((resolve) => stream.once('close', resolve));
+    }
+    expect(feed.openStreams).toBe(0);
+  });
+});
