@@ -21,7 +21,11 @@ export function transactionLimitedClient(limits: string): typeof Client {
     // `never` fits every overload of `Client.query` without restating them.
     override query(...args: unknown[]): never {
       const [text, values] = args;
-      if (typeof text !== 'string' || args.length > 2 || !(values === undefined || Array.isArray(values))) {
+      if (
+        typeof text !== 'string' ||
+        args.length > 2 ||
+        !(values === undefined || Array.isArray(values))
+      ) {
         return (super.query as (...a: unknown[]) => unknown)(...args) as never;
       }
       return this.statement(text, values) as never;
