@@ -583,6 +583,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
           'errors',
           'instance',
           'missing',
+          'more',
           'requestId',
           'status',
           'title',
@@ -595,6 +596,8 @@ describe('The OpenAPI document (e2e, built service)', () => {
       const item = schema(refOf(errors.items!)!);
       expect(Object.keys(item.properties ?? {}).sort()).toEqual(['field', 'message']);
       expect(problem.required).not.toContain('errors');
+      expect(problem.required).not.toContain('more');
+      expect(property('Problem', 'more')).toMatchObject({ type: 'integer', minimum: 1 });
     });
   });
 });

@@ -1,4 +1,5 @@
 import { readerGroupResource, scopeResource, streamResource } from '../auth/resources';
+import { listed } from '../common/bounded-text';
 import { isInternalStreamName } from '../common/names';
 import { scopedName, toStreamRefs } from '../reader-groups/stream-ref';
 import { ApplyDocument, DesiredScope } from './desired-state';
@@ -80,7 +81,7 @@ function planReaderGroups(
     if (planListed(out, resource, target, diff) === 'update') {
       out.conflicts.push({
         resource,
-        message: `Reader group ${scopeName}/${readerGroupName} reads other streams (${now!.streams.join(', ')})`,
+        message: `Reader group ${scopeName}/${readerGroupName} reads other streams (${listed(now!.streams, String)})`,
       });
     }
   }

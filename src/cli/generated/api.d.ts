@@ -601,6 +601,13 @@ export interface components {
              */
             status: number;
             /**
+             * Format: int64
+             * @description How many entries of `errors`, `conflicts` and `missing` are left out: together they list at
+             *     most 100. Absent when none is.
+             * @example 459900
+             */
+            more?: number;
+            /**
              * @description A URN naming the kind of problem.
              * @example urn:tributary:problem:scope-not-found
              */
@@ -630,13 +637,13 @@ export interface components {
              * @example 0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a
              */
             requestId: string;
-            /** @description Each invalid field (400 only). */
+            /** @description Each invalid field (400 only); at most 100 (see `more`). */
             errors?: components["schemas"]["ProblemFieldError"][];
-            /** @description Each resource that stopped the whole request (409 of `POST /v1/apply`). */
+            /** @description Each resource that stopped the whole request (409 of `POST /v1/apply`); at most 100. */
             conflicts?: components["schemas"]["ProblemConflict"][];
             /**
              * @description Each permission the caller lacks, on its resource (403 only): what
-             *     `GET /v1/auth/explain` explains.
+             *     `GET /v1/auth/explain` explains. At most 100.
              */
             missing?: components["schemas"]["ProblemMissingPermission"][];
         };
