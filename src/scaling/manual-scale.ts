@@ -126,15 +126,3 @@ function isRange(value: unknown): value is KeyRange {
     keyStart < keyEnd
   );
 }
-
-/** For each element that repeats an earlier one, the index of its first occurrence. O(n). */
-export function repeatedElements(values: readonly unknown[]): Map<number, number> {
-  const first = new Map<unknown, number>();
-  const repeats = new Map<number, number>();
-  values.forEach((value, index) => {
-    const earlier = first.get(value);
-    if (earlier === undefined) first.set(value, index);
-    else repeats.set(index, earlier);
-  });
-  return repeats;
-}

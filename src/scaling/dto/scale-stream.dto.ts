@@ -3,7 +3,8 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsNumber, ValidateNested } from 'class-validator';
 import { EachElement, EachElementIsObject, IsRequired, NumberRule } from '../../common/validators';
 import { ApiDouble } from '../../openapi/api-formats';
-import { MAX_NEW_RANGES, overlappingRanges, repeatedElements } from '../manual-scale';
+import { perArray, repeatsIn } from '../../common/list-elements';
+import { MAX_NEW_RANGES, overlappingRanges } from '../manual-scale';
 import { MAX_SEGMENT_NUMBER } from '../segment-number';
 
 /*
@@ -11,16 +12,6 @@ import { MAX_SEGMENT_NUMBER } from '../segment-number';
  * 400 naming its field, before the stream is looked up.
  */
 
-/** Computes `find` once per array, however many of its elements ask (O(n) for all of them). */
-function perArray<T>(find: (values: readonly unknown[]) => T): (values: readonly unknown[]) => T {
-  const found = new WeakMap<readonly unknown[], T>();
-  return (values) => {
-    if (!found.has(values)) found.set(values, find(values));
-    return found.get(values)!;
-  };
-}
-
-const repeatsIn = perArray(repeatedElements);
 const overlapsIn = perArray(overlappingRanges);
 
 const KEY = 'must be a number from 0 to 1';
