@@ -21,6 +21,9 @@ export interface Segment extends KeyRange {
 /** At most this many new ranges in one scale. */
 export const MAX_NEW_RANGES = 1000;
 
+/** At most this many segments sealed by one scale. */
+export const MAX_SEALED_SEGMENTS = 1000;
+
 export interface ScaleRequest {
   /** The numbers of the active segments to seal. */
   sealedSegments: number[];

@@ -807,7 +807,10 @@ export interface components {
             scalingPolicy?: components["schemas"]["ScalingConfig"];
             /** @description Absent: data is kept forever. */
             retentionPolicy?: components["schemas"]["RetentionConfig"];
-            /** @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
+            /**
+             * @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. The list may hold
+             *     at most 1,000 entries, duplicates included.
+             */
             streamTags?: string[];
         };
         StreamsList: {
@@ -831,7 +834,10 @@ export interface components {
             rolloverSizeBytes?: number;
             /** @description Absent: data is kept forever. */
             retentionPolicy?: components["schemas"]["RetentionConfig"];
-            /** @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
+            /**
+             * @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. The list may hold
+             *     at most 1,000 entries, duplicates included.
+             */
             streamTags?: string[];
             /** @description Required on update. */
             scalingPolicy: components["schemas"]["ScalingConfig"];
@@ -927,7 +933,7 @@ export interface components {
         };
         ScaleStreamRequest: {
             /**
-             * @description The numbers of the active segments to seal: at least one, each once.
+             * @description The numbers of the active segments to seal: at least one, each once. At most 1,000.
              * @example [
              *       2,
              *       3
@@ -1021,7 +1027,7 @@ export interface components {
              */
             readerGroupName: string;
             /**
-             * @description The streams the group reads: `stream` (same scope) or `scope/stream`.
+             * @description The streams the group reads: `stream` (same scope) or `scope/stream`; 1 to 1,000.
              * @example [
              *       "orders",
              *       "sales/refunds"

@@ -13,12 +13,12 @@ export class CreateReaderGroupDto {
   readerGroupName: string;
 
   /**
-   * The streams the group reads: `stream` (same scope) or `scope/stream`.
+   * The streams the group reads: `stream` (same scope) or `scope/stream`; 1 to 1,000.
    * @example ["orders", "sales/refunds"]
    */
   @IsArray()
   @ArrayNotEmpty()
-  @ArrayMaxSize(1000)
+  @ArrayMaxSize(1000, { message: 'must list at most $constraint1 streams' })
   @IsString({ each: true })
   streams: string[];
 }

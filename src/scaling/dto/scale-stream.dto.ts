@@ -4,7 +4,7 @@ import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsNumber, ValidateNested } from '
 import { EachElement, EachElementIsObject, IsRequired, NumberRule } from '../../common/validators';
 import { ApiDouble } from '../../openapi/api-formats';
 import { perArray, repeatsIn } from '../../common/list-elements';
-import { MAX_NEW_RANGES, overlappingRanges } from '../manual-scale';
+import { MAX_NEW_RANGES, MAX_SEALED_SEGMENTS, overlappingRanges } from '../manual-scale';
 import { MAX_SEGMENT_NUMBER } from '../segment-number';
 
 /*
@@ -42,13 +42,23 @@ export class KeyRangeDto {
 @ApiSchema({ name: 'ScaleStreamRequest' })
 export class ScaleStreamDto {
   /**
-   * The numbers of the active segments to seal: at least one, each once.
+   * The numbers of the active segments to seal: at least one, each once. At most 1,000.
    * @example [2, 3]
    */
-  @ApiProperty({ type: 'integer', format: 'int32', isArray: true, minItems: 1, minimum: 0 })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    isArray: true,
+    minItems: 1,
+    maxItems: MAX_SEALED_SEGMENTS,
+    minimum: 0,
+  })
   @IsRequired()
   @IsArray()
   @ArrayNotEmpty({ message: 'must name at least one segment' })
+  @ArrayMaxSize(MAX_SEALED_SEGMENTS, {
+    message: `must name at most ${MAX_SEALED_SEGMENTS} segments`,
+  })
   @EachElement('isSegmentToSeal', (element, index, all) => {
     const number = Number.isInteger(element) ? (element as number) : -1;
     if (number < 0 || number > MAX_SEGMENT_NUMBER) {
