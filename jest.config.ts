@@ -53,6 +53,9 @@ const shared: Config = {
 };
 
 const config: Config = {
+  // Most of a test's time is spent waiting on PostgreSQL, a child process or a browser: two
+  // files at a time keep two cores busy (jest's default, one fewer than the cores, keeps one).
+  maxWorkers: 2,
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   testTimeout: 60_000,
   projects: [

@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { APPLY_PATH } from './apply/apply.controller';
+import { ApplyDocumentDto } from './apply/apply-document.dto';
 import { AccessGuard } from './auth/access.guard';
 import { OidcIssuer } from './auth/oidc/oidc-issuer.service';
 import { AppConfig } from './config/app-config';
@@ -83,9 +84,17 @@ export function useExpressMiddleware(
       maxAge: 600,
     });
   }
-  // 1f. The body gate: 415 for other media types, 413 over the limit, 400 for bad JSON or YAML.
-  // Whole documents (apply) may be JSON or YAML and larger; every other body is JSON.
-  app.use(requestBodies(config.MAX_BODY_BYTES, `/${APPLY_PATH}`, config.APPLY_MAX_BODY_BYTES));
+  // 1f. The body gate: 415 for other media types, 413 over the limit, 400 for bad JSON or YAML,
+  // too deep, or with a list too long. Whole documents (apply) may be JSON or YAML and larger;
+  // every other body is JSON.
+  app.use(
+    requestBodies(
+      config.MAX_BODY_BYTES,
+      `/${APPLY_PATH}`,
+      config.APPLY_MAX_BODY_BYTES,
+      ApplyDocumentDto,
+    ),
+  );
 }
 
 /** 2 to 4: Nest's enhancers for every route, as providers of the root module. */

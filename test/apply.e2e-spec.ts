@@ -376,13 +376,15 @@ describe('Declarative apply (e2e)', () => {
     expect(await auditCount()).toBe(before);
   });
 
-  it('refuses more than 10,000 streams, bad bodies and a bad dryRun', async () => {
-    const streams = Array.from({ length: 10_001 }, (_, i) => ({ streamName: `s${i}` }));
+  it('refuses more than 10,000 resources, bad bodies and a bad dryRun', async () => {
+    const streams = Array.from({ length: 10_000 }, (_, i) => ({ streamName: `s${i}` }));
     const tooMany = await apply({ scopes: [{ scopeName: 'big', streams }] }).expect(400);
-    expect(tooMany.body.errors).toContainEqual({
-      field: 'scopes',
-      message: 'must list at most 10000 streams in all',
-    });
+    expect(tooMany.body.errors).toEqual([
+      {
+        field: 'scopes',
+        message: 'must list at most 10000 resources (scopes, streams and reader groups) in all',
+      },
+    ]);
 
     const badJson = await t.http
       .post('/v1/apply')

@@ -333,6 +333,36 @@ describe('The OpenAPI document (e2e, built service)', () => {
     });
   });
 
+  describe('request bodies', () => {
+    /** The paths of the lists without `maxItems` in `s` and every schema it refers to. */
+    function unboundedLists(s: SchemaObject, at: string, seen: Set<string>): string[] {
+      const ref = refOf(s);
+      if (ref !== undefined) {
+        if (seen.has(ref)) return [];
+        seen.add(ref);
+        return unboundedLists(schema(ref), ref, seen);
+      }
+      const own = s.type === 'array' && s.maxItems === undefined ? [at] : [];
+      const items = s.items ? unboundedLists(s.items, `${at}[]`, seen) : [];
+      const fields = Object.entries(s.properties ?? {}).flatMap(([name, field]) =>
+        unboundedLists(field, `${at}.${name}`, seen),
+      );
+      return [...own, ...items, ...fields];
+    }
+
+    it('documents a maximum for every list a request body holds', () => {
+      const unbounded = documentedOperations(served).flatMap(({ operation }) =>
+        Object.values(operation.requestBody?.content ?? {}).flatMap(({ schema: body }) =>
+          unboundedLists(body, operation.operationId, new Set()),
+        ),
+      );
+      expect(unbounded).toEqual([]);
+      expect(property('ApplyDocument', 'scopes').maxItems).toBe(10_000);
+      expect(property('CreateStreamRequest', 'streamTags').maxItems).toBe(1000);
+      expect(property('ScaleStreamRequest', 'sealedSegments').maxItems).toBe(1000);
+    });
+  });
+
   describe('responses', () => {
     const codes = (id: string) => Object.keys(operationById(served, id).operation.responses);
 
@@ -583,6 +613,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
           'errors',
           'instance',
           'missing',
+          'more',
           'requestId',
           'status',
           'title',
@@ -595,6 +626,8 @@ describe('The OpenAPI document (e2e, built service)', () => {
       const item = schema(refOf(errors.items!)!);
       expect(Object.keys(item.properties ?? {}).sort()).toEqual(['field', 'message']);
       expect(problem.required).not.toContain('errors');
+      expect(problem.required).not.toContain('more');
+      expect(property('Problem', 'more')).toMatchObject({ type: 'integer', minimum: 1 });
     });
   });
 });

@@ -1,40 +1,41 @@
-import { ApiSchema } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsOptional, ValidateNested } from 'class-validator';
-import { EachElementIsObject, IsScopeName } from '../common/validators';
+import { ApiProperty, ApiSchema } from '@nestjs/swagger';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { ListOf } from '../common/list-caps';
+import { IsScopeName } from '../common/validators';
 import { CreateReaderGroupDto } from '../reader-groups/dto/create-reader-group.dto';
 import { CreateStreamDto } from '../streams/dto/create-stream.dto';
+import { MAX_DOCUMENT_RESOURCES } from './desired-state';
+
+/*
+ * A document is validated without dropping what it does not know: a misspelt field at any level
+ * (`streamtags`, `prun`) is a 400 naming its path, since dropped it would change the plan
+ * (docs/extensions.md section 5).
+ */
 
 @ApiSchema({ name: 'ApplyScope' })
 export class ApplyScopeDto {
-  /** @example "sales" */
+  @ApiProperty({ type: String, example: 'sales' })
   @IsScopeName()
   scopeName: string;
 
   /** Each stream takes the body of `CreateStreamRequest`, with the defaults of create. */
   @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @EachElementIsObject()
-  @Type(() => CreateStreamDto)
+  @ListOf(() => CreateStreamDto, MAX_DOCUMENT_RESOURCES, 'streams')
   streams?: CreateStreamDto[];
 
   /** Created when missing; an existing group that reads other streams is a conflict. */
   @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @EachElementIsObject()
-  @Type(() => CreateReaderGroupDto)
+  @ListOf(() => CreateReaderGroupDto, MAX_DOCUMENT_RESOURCES, 'reader groups')
   readerGroups?: CreateReaderGroupDto[];
 }
 
-/** Extension: a desired state for `POST /v1/apply`. */
+/**
+ * Extension: a desired state for `POST /v1/apply`: at most 10,000 resources (scopes, streams
+ * and reader groups) in all.
+ */
 @ApiSchema({ name: 'ApplyDocument' })
 export class ApplyDocumentDto {
-  @IsArray()
-  @ValidateNested({ each: true })
-  @EachElementIsObject()
-  @Type(() => ApplyScopeDto)
+  @ListOf(() => ApplyScopeDto, MAX_DOCUMENT_RESOURCES, 'scopes')
   scopes: ApplyScopeDto[];
 
   /** Remove, inside each listed scope, the user streams and reader groups not listed. */

@@ -1,3 +1,4 @@
+import { listed } from '../common/bounded-text';
 import { DomainError, MissingPermission, ResourceConflict } from '../common/domain-error';
 
 /** Something the document needs stops it: nothing of it is applied. */
@@ -6,7 +7,7 @@ export class ApplyConflictError extends DomainError {
   readonly code = 'APPLY_CONFLICT';
 
   constructor(override readonly conflicts: ResourceConflict[]) {
-    super(`Nothing was applied: ${conflicts.map((c) => `${c.resource}: ${c.message}`).join('; ')}`);
+    super(`Nothing was applied: ${listed(conflicts, (c) => `${c.resource}: ${c.message}`, '; ')}`);
   }
 }
 
@@ -17,7 +18,7 @@ export class ApplyForbiddenError extends DomainError {
 
   constructor(override readonly missing: MissingPermission[]) {
     super(
-      `Nothing was applied; missing: ${missing.map((m) => `${m.permission} on ${m.resource}`).join(', ')}`,
+      `Nothing was applied; missing: ${listed(missing, (m) => `${m.permission} on ${m.resource}`)}`,
     );
   }
 }

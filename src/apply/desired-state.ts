@@ -1,7 +1,10 @@
 import type { StreamConfigurationInput } from '../streams/stream-configuration';
 
-/** The most streams one document may list, over all its scopes. */
-export const MAX_DOCUMENT_STREAMS = 10_000;
+/**
+ * The most resources one document may list: its scopes, streams and reader groups together
+ * (so at most this many streams over all its scopes, too).
+ */
+export const MAX_DOCUMENT_RESOURCES = 10_000;
 
 /** A stream as the document lists it: the body of `CreateStreamRequest`. */
 export interface DesiredStream extends StreamConfigurationInput {

@@ -1,4 +1,5 @@
 import { readerGroupResource, scopeResource, streamResource } from '../auth/resources';
+import { listed } from '../common/bounded-text';
 import { isInternalStreamName } from '../common/names';
 import { scopedName, toStreamRefs } from '../reader-groups/stream-ref';
 import { ApplyDocument, DesiredScope } from './desired-state';
@@ -28,9 +29,9 @@ interface ScopePlan {
 function streamsInWords(streams: readonly string[], shown: (stream: string) => boolean): string {
   const named = streams.filter(shown);
   const hidden = streams.length - named.length;
-  if (hidden === 0) return named.join(', ');
+  if (hidden === 0) return listed(named, String);
   const others = `${hidden} stream${hidden > 1 ? 's' : ''} not shown`;
-  return named.length > 0 ? `${named.join(', ')} and ${others}` : others;
+  return named.length > 0 ? `${listed(named, String)} and ${others}` : others;
 }
 
 /**

@@ -1,16 +1,18 @@
 import { InvalidRequestError } from '../common/domain-error';
-import { MAX_DOCUMENT_STREAMS } from './desired-state';
+import { MAX_DOCUMENT_RESOURCES } from './desired-state';
 import { validateApplyDocument } from './validate-apply-document';
 
-function violationsOf(body: unknown): string[] {
+function refusalOf(body: unknown): InvalidRequestError {
   try {
     validateApplyDocument(body);
   } catch (error) {
-    if (error instanceof InvalidRequestError) return error.violations.map((v) => v.field);
+    if (error instanceof InvalidRequestError) return error;
     throw error;
   }
   throw new Error('the document was accepted');
 }
+
+const violationsOf = (body: unknown): string[] => refusalOf(body).violations.map((v) => v.field);
 
 describe('validateApplyDocument', () => {
   it('accepts the example of the specification and keeps its fields', () => {
@@ -151,24 +153,91 @@ describe('validateApplyDocument', () => {
     );
   });
 
-  it(`refuses more than ${MAX_DOCUMENT_STREAMS} streams over all scopes`, () => {
-    const half = MAX_DOCUMENT_STREAMS / 2;
+  it(`refuses more than ${MAX_DOCUMENT_RESOURCES} scopes, streams and reader groups in all`, () => {
     const streams = (n: number) => Array.from({ length: n }, (_, i) => ({ streamName: `t${i}` }));
+    const groups = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ readerGroupName: `g${i}`, streams: ['t0'] }));
+    // 2 scopes, 9,000 streams and 998 groups: 10,000 resources.
     expect(() =>
       validateApplyDocument({
         scopes: [
-          { scopeName: 'a', streams: streams(half) },
-          { scopeName: 'b', streams: streams(half) },
+          { scopeName: 'a', streams: streams(4500), readerGroups: groups(499) },
+          { scopeName: 'b', streams: streams(4500), readerGroups: groups(499) },
         ],
       }),
     ).not.toThrow();
-    expect(
-      violationsOf({
-        scopes: [
-          { scopeName: 'a', streams: streams(half) },
-          { scopeName: 'b', streams: streams(half + 1) },
-        ],
-      }),
-    ).toEqual(['scopes']);
+    const refused = refusalOf({
+      scopes: [
+        { scopeName: 'a', streams: streams(4500), readerGroups: groups(500) },
+        { scopeName: 'b', streams: streams(4500), readerGroups: groups(499) },
+      ],
+    });
+    expect(refused.violations).toEqual([
+      {
+        field: 'scopes',
+        message: 'must list at most 10000 resources (scopes, streams and reader groups) in all',
+      },
+    ]);
+    const scopes = Array.from({ length: 560_000 }, (_, i) => ({ scopeName: `s${i}` }));
+    expect(violationsOf({ scopes })).toEqual(['scopes']);
+  });
+
+  it('refuses a list longer than its maximum by its length, naming it', () => {
+    const refused = refusalOf({
+      scopes: [
+        {
+          scopeName: 's',
+          streams: [
+            { streamName: 'ok', streamTags: ['a'] },
+            { streamName: 't', streamTags: Array.from({ length: 160_000 }, (_, i) => `t${i}`) },
+          ],
+          readerGroups: [{ readerGroupName: 'g', streams: Array(1001).fill('ok') }],
+        },
+      ],
+    });
+    expect(refused.violations).toEqual([
+      {
+        field: 'scopes[0].streams[1].streamTags',
+        message: 'must list at most 1000 tags',
+      },
+      {
+        field: 'scopes[0].readerGroups[0].streams',
+        message: 'must list at most 1000 streams',
+      },
+    ]);
+  });
+
+  it('refuses a field it does not know, at any level, naming its path', () => {
+    const refused = refusalOf({
+      scopes: [
+        {
+          scopeName: 's',
+          streams: [
+            { streamName: 'a' },
+            {
+              streamName: 't',
+              streamtags: ['keep'],
+              scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1, segments: 2 },
+              retentionPolicy: { type: 'LIMITED_DAYS', value: 0, timeBasedRetention: { weeks: 1 } },
+            },
+          ],
+          readerGroups: [{ readerGroupName: 'g', streams: ['a'], readers: [] }],
+          owner: 'me',
+        },
+      ],
+      prun: true,
+    });
+    expect(new Set(refused.violations)).toEqual(
+      new Set(
+        [
+          'prun',
+          'scopes[0].owner',
+          'scopes[0].streams[1].streamtags',
+          'scopes[0].streams[1].scalingPolicy.segments',
+          'scopes[0].streams[1].retentionPolicy.timeBasedRetention.weeks',
+          'scopes[0].readerGroups[0].readers',
+        ].map((field) => ({ field, message: 'is not a known field' })),
+      ),
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { listed } from './bounded-text';
+
 /**
  * What kind of failure a domain error is. Services speak in these; only the exception filter
  * turns them into HTTP statuses.
@@ -53,13 +55,16 @@ export abstract class DomainError extends Error {
   }
 }
 
-/** A request that breaks the rules of the API; `violations` names each invalid field. */
+/**
+ * A request that breaks the rules of the API; `violations` names each invalid field (the message
+ * only the first few: a hostile body can break a rule a million times).
+ */
 export class InvalidRequestError extends DomainError {
   readonly kind = 'invalid';
   readonly code = 'INVALID_REQUEST';
 
   constructor(readonly violations: FieldViolation[]) {
-    super(violations.map((v) => `${v.field}: ${v.message}`).join('; '));
+    super(listed(violations, (v) => `${v.field}: ${v.message}`, '; '));
   }
 
   static of(field: string, message: string): InvalidRequestError {

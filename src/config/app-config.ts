@@ -110,14 +110,17 @@ export class AppConfig {
   @IsNotEmpty()
   EMBEDDED_FALLBACK_DIR = '/var/lib/tributary';
 
-  /** Largest request body accepted; larger ones get 413. */
+  /** Largest request body accepted (once inflated, when compressed); larger ones get 413. */
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(64 * 1024 * 1024)
   MAX_BODY_BYTES = 1024 * 1024;
 
-  /** Largest document `POST /v1/apply` accepts (10,000 streams fit in about 3 MiB). */
+  /**
+   * Largest document `POST /v1/apply` accepts (10,000 streams fit in about 3 MiB); a YAML one may
+   * not exceed it as JSON once its aliases are expanded either.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1)

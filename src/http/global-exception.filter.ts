@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { clipText } from '../common/bounded-text';
 import type { RequestWithId } from './request-context';
-import { toProblem } from './problem';
+import { MAX_DETAIL_BYTES, toProblem } from './problem';
 
 export const PROBLEM_JSON = 'application/problem+json';
 /** What a 401 asks for (the reference sends no challenge; browsers and clients need one). */
@@ -26,7 +27,8 @@ const asksForProblem = (req: Request): boolean =>
 
 /**
  * The one place where errors become HTTP responses: domain, validation, body parser and
- * database errors. Internals never reach the client; bugs are logged with their stack.
+ * database errors. Internals never reach the client; bugs are logged with their stack. Every
+ * problem document is bounded (`toProblem`): under 64 KiB, whatever the request.
  */
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
@@ -66,11 +68,12 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         status: problem.status,
         detail: problem.detail,
         code: problem.code,
-        instance: req.originalUrl,
+        instance: clipText(req.originalUrl, MAX_DETAIL_BYTES),
         requestId: problem.requestId ?? req.id,
         errors: problem.violations,
         conflicts: problem.conflicts,
         missing: problem.missing,
+        more: problem.more,
       }),
     );
   }

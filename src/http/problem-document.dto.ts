@@ -45,13 +45,20 @@ export class ProblemDocumentDto {
   instance: string;
   /** The request's `X-Request-Id`. @example "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a" */
   requestId: string;
-  /** Each invalid field (400 only). */
+  /** Each invalid field (400 only); at most 100 (see `more`). */
   errors?: ProblemFieldErrorDto[];
-  /** Each resource that stopped the whole request (409 of `POST /v1/apply`). */
+  /** Each resource that stopped the whole request (409 of `POST /v1/apply`); at most 100. */
   conflicts?: ProblemConflictDto[];
   /**
    * Each permission the caller lacks, on its resource (403 only): what
-   * `GET /v1/auth/explain` explains.
+   * `GET /v1/auth/explain` explains. At most 100.
    */
   missing?: ProblemMissingPermissionDto[];
+  /**
+   * How many entries of `errors`, `conflicts` and `missing` are left out: together they list at
+   * most 100. Absent when none is.
+   * @example 459900
+   */
+  @ApiProperty({ type: 'integer', format: 'int64', minimum: 1 })
+  more?: number;
 }

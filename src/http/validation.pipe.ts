@@ -1,6 +1,7 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import type { ValidatorOptions } from 'class-validator';
 import { DomainError, FieldViolation, InvalidRequestError } from '../common/domain-error';
+import { overlongLists } from '../common/list-caps';
 import { canExist } from '../common/names';
 import { elementViolations, refusesUnknownParameters, REQUIRED_RULE } from '../common/validators';
 
@@ -39,7 +40,11 @@ function ownViolations(error: ValidationError, field: string): FieldViolation[] 
   const required = constraints[REQUIRED_RULE];
   if (required !== undefined) return [{ field, message: required }];
   if (constraints.whitelistValidation !== undefined) {
-    return [{ field, message: `${field} is not a parameter of this operation` }];
+    // Unknown query parameters (of the DTOs that refuse them) and unknown fields of a document.
+    const message = refusesUnknownParameters(error.target ?? {})
+      ? `${field} is not a parameter of this operation`
+      : 'is not a known field';
+    return [{ field, message }];
   }
   // A value that is not a list is only that: not also too long, nor empty.
   const notAList = constraints.isArray;
@@ -75,7 +80,7 @@ export class NameNotFoundError extends DomainError {
 
 /**
  * The one pipe of every route. Bodies and queries are validated into their DTOs (unknown fields
- * dropped, a 400 naming each invalid field). Names in the path are not validated (an invalid one
+ * dropped, a 400 naming each invalid field; a list longer than its maximum is refused first). Names in the path are not validated (an invalid one
  * is simply not found), but one that no resource can have (a NUL, an impossible length) is a 404
  * here, before any query is made.
  */
@@ -96,6 +101,11 @@ export class RequestValidationPipe extends ValidationPipe {
       metadata.type === 'param' ? NOT_FOUND_CODE_OF_PARAM[metadata.data ?? ''] : undefined;
     if (code && typeof value === 'string' && !canExist(value)) {
       throw new NameNotFoundError(code, metadata.data!);
+    }
+    // A list longer than its maximum is refused by its length, before anything reads its elements.
+    if (metadata.type === 'body' && metadata.metatype) {
+      const overlong = overlongLists(metadata.metatype, value);
+      if (overlong.length > 0) throw new InvalidRequestError(overlong);
     }
     return super.transform(value, metadata) as Promise<unknown>;
   }

@@ -1,12 +1,6 @@
 import fc from 'fast-check';
 import { joinedBlocks, KeyRange, overlaps } from './key-ranges';
-import {
-  overlappingRanges,
-  planScale,
-  repeatedElements,
-  ScaleStart,
-  Segment,
-} from './manual-scale';
+import { overlappingRanges, planScale, ScaleStart, Segment } from './manual-scale';
 import {
   BelowMinSegmentsError,
   RangesDoNotMatchError,
@@ -278,15 +272,5 @@ describe('overlappingRanges', () => {
         for (const [i, j] of found) expect(overlaps(list[i], list[j])).toBe(true);
       }),
     );
-  });
-});
-
-describe('repeatedElements', () => {
-  it('points each repeat at the first occurrence', () => {
-    expect([...repeatedElements([2, 3, 2, 5, 3, 2])]).toEqual([
-      [2, 0],
-      [4, 1],
-      [5, 0],
-    ]);
   });
 });

@@ -21,6 +21,9 @@ export interface Segment extends KeyRange {
 /** At most this many new ranges in one scale. */
 export const MAX_NEW_RANGES = 1000;
 
+/** At most this many segments sealed by one scale. */
+export const MAX_SEALED_SEGMENTS = 1000;
+
 export interface ScaleRequest {
   /** The numbers of the active segments to seal. */
   sealedSegments: number[];
@@ -125,16 +128,4 @@ function isRange(value: unknown): value is KeyRange {
     Number.isFinite(keyEnd) &&
     keyStart < keyEnd
   );
-}
-
-/** For each element that repeats an earlier one, the index of its first occurrence. O(n). */
-export function repeatedElements(values: readonly unknown[]): Map<number, number> {
-  const first = new Map<unknown, number>();
-  const repeats = new Map<number, number>();
-  values.forEach((value, index) => {
-    const earlier = first.get(value);
-    if (earlier === undefined) first.set(value, index);
-    else repeats.set(index, earlier);
-  });
-  return repeats;
 }

@@ -1,13 +1,10 @@
+import { listed } from '../common/bounded-text';
 import { DomainError } from '../common/domain-error';
 import type { KeyRange } from './key-ranges';
 import { joinedBlocks } from './key-ranges';
 
-const listed = (numbers: number[]): string => numbers.join(', ');
-
 const blocksText = (ranges: readonly KeyRange[]): string =>
-  joinedBlocks(ranges)
-    .map((block) => `[${block.keyStart}, ${block.keyEnd})`)
-    .join(' ');
+  listed(joinedBlocks(ranges), (block) => `[${block.keyStart}, ${block.keyEnd})`, ' ');
 
 /** A segment to seal is not one of the current epoch's (docs/extensions.md section 7, rule 3). */
 export class SegmentNotActiveError extends DomainError {
@@ -21,7 +18,7 @@ export class SegmentNotActiveError extends DomainError {
     super(
       segments.length === 1
         ? `Segment ${segments[0]} is not active in the current epoch (${epoch})`
-        : `Segments ${listed(segments)} are not active in the current epoch (${epoch})`,
+        : `Segments ${listed(segments, String)} are not active in the current epoch (${epoch})`,
     );
   }
 }

@@ -1,3 +1,5 @@
+import { repeatsIn } from '../common/list-elements';
+
 export const MAX_TAGS = 128;
 export const MAX_TAG_LENGTH = 256;
 
@@ -12,14 +14,15 @@ export function tagProblem(tag: string): string | undefined {
 
 /**
  * Why the tag at `index` of a request's tags is refused. A tag listed twice is judged once, at
- * its first place; one that is not a string is the shape's to report.
+ * its first place; one that is not a string is the shape's to report. The repeats are found
+ * once per list, so judging every tag costs the length of the list.
  */
 export function tagAtProblem(
   tag: unknown,
   index: number,
   tags: readonly unknown[],
 ): string | undefined {
-  return typeof tag === 'string' && tags.indexOf(tag) === index ? tagProblem(tag) : undefined;
+  return typeof tag === 'string' && !repeatsIn(tags).has(index) ? tagProblem(tag) : undefined;
 }
 
 /** How many tags a request's tags make once duplicates are dropped. */

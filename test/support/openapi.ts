@@ -116,6 +116,7 @@ export interface SchemaObject {
   $ref?: string;
   allOf?: SchemaObject[];
   items?: SchemaObject;
+  maxItems?: number;
   properties?: Record<string, SchemaObject>;
   required?: string[];
 }

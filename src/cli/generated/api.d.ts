@@ -602,6 +602,13 @@ export interface components {
              */
             status: number;
             /**
+             * Format: int64
+             * @description How many entries of `errors`, `conflicts` and `missing` are left out: together they list at
+             *     most 100. Absent when none is.
+             * @example 459900
+             */
+            more?: number;
+            /**
              * @description A URN naming the kind of problem.
              * @example urn:tributary:problem:scope-not-found
              */
@@ -631,13 +638,13 @@ export interface components {
              * @example 0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a
              */
             requestId: string;
-            /** @description Each invalid field (400 only). */
+            /** @description Each invalid field (400 only); at most 100 (see `more`). */
             errors?: components["schemas"]["ProblemFieldError"][];
-            /** @description Each resource that stopped the whole request (409 of `POST /v1/apply`). */
+            /** @description Each resource that stopped the whole request (409 of `POST /v1/apply`); at most 100. */
             conflicts?: components["schemas"]["ProblemConflict"][];
             /**
              * @description Each permission the caller lacks, on its resource (403 only): what
-             *     `GET /v1/auth/explain` explains.
+             *     `GET /v1/auth/explain` explains. At most 100.
              */
             missing?: components["schemas"]["ProblemMissingPermission"][];
         };
@@ -811,7 +818,10 @@ export interface components {
             scalingPolicy?: components["schemas"]["ScalingConfig"];
             /** @description Absent: data is kept forever. */
             retentionPolicy?: components["schemas"]["RetentionConfig"];
-            /** @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
+            /**
+             * @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. The list may hold
+             *     at most 1,000 entries, duplicates included.
+             */
             streamTags?: string[];
         };
         StreamsList: {
@@ -835,7 +845,10 @@ export interface components {
             rolloverSizeBytes?: number;
             /** @description Absent: data is kept forever. */
             retentionPolicy?: components["schemas"]["RetentionConfig"];
-            /** @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
+            /**
+             * @description At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. The list may hold
+             *     at most 1,000 entries, duplicates included.
+             */
             streamTags?: string[];
             /** @description Required on update. */
             scalingPolicy: components["schemas"]["ScalingConfig"];
@@ -931,7 +944,7 @@ export interface components {
         };
         ScaleStreamRequest: {
             /**
-             * @description The numbers of the active segments to seal: at least one, each once.
+             * @description The numbers of the active segments to seal: at least one, each once. At most 1,000.
              * @example [
              *       2,
              *       3
@@ -1020,7 +1033,7 @@ export interface components {
         };
         CreateReaderGroupRequest: {
             /**
-             * @description The streams the group reads: `stream` (same scope) or `scope/stream`.
+             * @description The streams the group reads: `stream` (same scope) or `scope/stream`; 1 to 1,000.
              * @example [
              *       "orders",
              *       "sales/refunds"

@@ -14,13 +14,13 @@ export class CreateReaderGroupDto {
   readerGroupName: string;
 
   /**
-   * The streams the group reads: `stream` (same scope) or `scope/stream`.
+   * The streams the group reads: `stream` (same scope) or `scope/stream`; 1 to 1,000.
    * @example ["orders", "sales/refunds"]
    */
   @ApiProperty({ maxItems: MAX_GROUP_STREAMS })
   @IsArray()
   @ArrayNotEmpty()
-  @ArrayMaxSize(MAX_GROUP_STREAMS)
+  @ArrayMaxSize(MAX_GROUP_STREAMS, { message: 'must list at most $constraint1 streams' })
   @IsString({ each: true })
   streams: string[];
 }

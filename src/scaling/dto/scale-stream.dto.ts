@@ -3,7 +3,8 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsNumber, ValidateNested } from 'class-validator';
 import { EachElement, EachElementIsObject, IsRequired, NumberRule } from '../../common/validators';
 import { ApiDouble } from '../../openapi/api-formats';
-import { MAX_NEW_RANGES, overlappingRanges, repeatedElements } from '../manual-scale';
+import { perArray, repeatsIn } from '../../common/list-elements';
+import { MAX_NEW_RANGES, MAX_SEALED_SEGMENTS, overlappingRanges } from '../manual-scale';
 import { MAX_SEGMENT_NUMBER } from '../segment-number';
 
 /*
@@ -11,16 +12,6 @@ import { MAX_SEGMENT_NUMBER } from '../segment-number';
  * 400 naming its field, before the stream is looked up.
  */
 
-/** Computes `find` once per array, however many of its elements ask (O(n) for all of them). */
-function perArray<T>(find: (values: readonly unknown[]) => T): (values: readonly unknown[]) => T {
-  const found = new WeakMap<readonly unknown[], T>();
-  return (values) => {
-    if (!found.has(values)) found.set(values, find(values));
-    return found.get(values)!;
-  };
-}
-
-const repeatsIn = perArray(repeatedElements);
 const overlapsIn = perArray(overlappingRanges);
 
 const KEY = 'must be a number from 0 to 1';
@@ -51,13 +42,23 @@ export class KeyRangeDto {
 @ApiSchema({ name: 'ScaleStreamRequest' })
 export class ScaleStreamDto {
   /**
-   * The numbers of the active segments to seal: at least one, each once.
+   * The numbers of the active segments to seal: at least one, each once. At most 1,000.
    * @example [2, 3]
    */
-  @ApiProperty({ type: 'integer', format: 'int32', isArray: true, minItems: 1, minimum: 0 })
+  @ApiProperty({
+    type: 'integer',
+    format: 'int32',
+    isArray: true,
+    minItems: 1,
+    maxItems: MAX_SEALED_SEGMENTS,
+    minimum: 0,
+  })
   @IsRequired()
   @IsArray()
   @ArrayNotEmpty({ message: 'must name at least one segment' })
+  @ArrayMaxSize(MAX_SEALED_SEGMENTS, {
+    message: `must name at most ${MAX_SEALED_SEGMENTS} segments`,
+  })
   @EachElement('isSegmentToSeal', (element, index, all) => {
     const number = Number.isInteger(element) ? (element as number) : -1;
     if (number < 0 || number > MAX_SEGMENT_NUMBER) {

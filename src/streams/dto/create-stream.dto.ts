@@ -1,6 +1,7 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
   IsArray,
   IsObject,
   IsOptional,
@@ -47,9 +48,13 @@ export class CreateStreamDto {
   @Type(() => RetentionConfigDto)
   retentionPolicy?: RetentionConfigDto;
 
-  /** At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. */
+  /**
+   * At most 128 distinct tags of 1 to 256 characters; duplicates are dropped. The list may hold
+   * at most 1,000 entries, duplicates included.
+   */
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(1000, { message: 'must list at most $constraint1 tags' })
   @IsString({ each: true })
   @EachElement('isTag', tagAtProblem)
   @HasFewTags()

@@ -1,0 +1,73 @@
+import { InvalidRequestError } from '../common/domain-error';
+import { ApplyForbiddenError } from '../apply/apply.errors';
+import { bounded, MAX_PROBLEM_ENTRIES, Problem, ReplayedProblem, toProblem } from './problem';
+
+const KIB = 1024;
+const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+
+const violations = (n: number, field = (i: number) => `sealedSegments[${i}]`) =>
+  Array.from({ length: n }, (_, i) => ({ field: field(i), message: 'repeats sealedSegments[0]' }));
+
+describe('bounded problems', () => {
+  it('keeps a small problem as it is', () => {
+    const problem = toProblem(new InvalidRequestError(violations(3)));
+    expect(problem.violations).toEqual(violations(3));
+    expect(problem.more).toBeUndefined();
+    expect(problem.detail).toBe(
+      'sealedSegments[0]: repeats sealedSegments[0]; sealedSegments[1]: repeats sealedSegments[0]; ' +
+        'sealedSegments[2]: repeats sealedSegments[0]',
+    );
+  });
+
+  it('lists the first hundred problems and counts the rest', () => {
+    const problem = toProblem(new InvalidRequestError(violations(480_000)));
+    expect(problem.violations).toEqual(violations(MAX_PROBLEM_ENTRIES));
+    expect(problem.more).toBe(480_000 - MAX_PROBLEM_ENTRIES);
+    expect(problem.detail).toMatch(
+      /; sealedSegments\[9\]: repeats sealedSegments\[0\] and 479990 more$/,
+    );
+    expect(bytesOf(problem)).toBeLessThan(16 * KIB);
+  });
+
+  it('lists the first hundred missing permissions of a 403', () => {
+    const missing = Array.from({ length: 560_000 }, (_, i) => ({
+      permission: 'READ',
+      resource: `prn::/scope:s${i}`,
+    }));
+    const problem = toProblem(new ApplyForbiddenError(missing));
+    expect(problem.status).toBe(403);
+    expect(problem.missing).toEqual(missing.slice(0, MAX_PROBLEM_ENTRIES));
+    expect(problem.more).toBe(559_900);
+    expect(problem.detail).toMatch(/READ on prn::\/scope:s9 and 559990 more$/);
+  });
+
+  it('stays under 64 KiB whatever the strings hold', () => {
+    const hostile = '\u0001'.repeat(1_000_000);
+    const problem = toProblem(
+      new InvalidRequestError(violations(1000, () => `scopes[0].${hostile}`)),
+    );
+    expect(bytesOf(problem)).toBeLessThan(64 * KIB);
+    expect(problem.violations!.length).toBeGreaterThan(0);
+    expect(problem.violations!.length + problem.more!).toBe(1000);
+  });
+
+  it('counts over all its lists', () => {
+    const problem = bounded({
+      status: 409,
+      code: 'X',
+      detail: 'x',
+      conflicts: Array.from({ length: 80 }, (_, i) => ({ resource: `r${i}`, message: 'm' })),
+      missing: Array.from({ length: 80 }, (_, i) => ({ permission: 'READ', resource: `r${i}` })),
+    });
+    expect(problem.conflicts).toHaveLength(80);
+    expect(problem.missing).toHaveLength(20);
+    expect(problem.more).toBe(60);
+  });
+
+  it('gives a kept problem again as it was kept', () => {
+    const kept: Problem = bounded(toProblem(new InvalidRequestError(violations(1000))));
+    const replayed = toProblem(new ReplayedProblem(JSON.parse(JSON.stringify(kept)) as Problem));
+    expect(replayed).toEqual(kept);
+    expect(replayed.more).toBe(900);
+  });
+});
