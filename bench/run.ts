@@ -8,17 +8,26 @@
  *
  *   npm run bench                 # 3 s warm-up, 10 s measured per scenario and server
  *   npm run bench -- --quick      # 1 s + 3 s: a smoke run
- *   npm run bench -- --profile    # also writes CPU profiles of the three (bench/results/profiles)
+ *   npm run bench -- --profile    # also writes CPU profiles of each server (bench/results/profiles)
  *   npm run bench -- --only get-stream,list-10k
+ *
+ * An A/B against another build of the service: `--baseline DIR`, a checkout of another commit
+ * with its service built (`DIR/dist/src/main.js`), runs as a fourth server, `baseline`, on the
+ * same database and data; each scenario then measures the service and the baseline in turn
+ * `--rounds` times (3 by default; service first), the floors once, and prints an `ab:` line of
+ * their median CPU per request. `--rounds N` without a baseline measures the service N times.
+ *
+ *   npm run bench -- --baseline ../main-before --only get-scope,create-stream
  *
  * Needs a PostgreSQL server (BENCH_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  * where it may create a database `tributary_bench_*`, dropped at the end. Checks first that the
- * three answer alike and write the same rows (a difference stops the run), then prints one
+ * servers answer alike and write the same rows (a difference stops the run), then prints one
  * `ratio:` line per scenario and per target, the table, and writes bench/results/latest.json.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { freePort, ServiceProcess } from '../test/support/service-process';
@@ -31,14 +40,24 @@ import {
   SCENARIOS,
   Target,
   TARGETS,
+  TARGETS_WITH_BASELINE,
   updateBody,
   updatesScope,
   writesScope,
 } from './scenarios';
 import { BenchDatabase, seedHistory, seedStreams } from './support/database';
-import { drive, LoadOptions, measure, RequestSpec } from './support/load';
+import {
+  drive,
+  LoadOptions,
+  LoadResult,
+  measure,
+  medianOfRounds,
+  RequestSource,
+  RequestSpec,
+} from './support/load';
 import { summarizeProfiles } from './support/profile-summary';
 import {
+  abLine,
   cpuOf,
   cpuRatio,
   ScenarioReport,
@@ -57,8 +76,32 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     only: { type: 'string' },
     connections: { type: 'string', default: '10' },
+    baseline: { type: 'string' },
+    rounds: { type: 'string' },
   },
 });
+
+/** The other build's checkout and its built service, when the run is an A/B. */
+const baseline =
+  args.baseline === undefined
+    ? undefined
+    : { dir: resolve(args.baseline), main: join(resolve(args.baseline), 'dist/src/main.js') };
+if (baseline && !existsSync(baseline.main)) {
+  console.error(
+    `--baseline ${args.baseline}: no built service at ${baseline.main}; build it there first ` +
+      `(npm ci && npm run build)`,
+  );
+  process.exit(1);
+}
+/** How many times the service (and the baseline) are measured per scenario, in turn. */
+const rounds = Number(args.rounds ?? (baseline ? 3 : 1));
+if (!Number.isInteger(rounds) || rounds < 1) {
+  console.error(`--rounds ${args.rounds}: a whole number of at least 1, please`);
+  process.exit(1);
+}
+const targets = baseline ? TARGETS_WITH_BASELINE : TARGETS;
+/** Measured `rounds` times in turn; the floors, once each after them. */
+const alternated: readonly Target[] = targets.filter((t) => t === 'service' || t === 'baseline');
 
 const load: Omit<LoadOptions, 'connections'> = args.quick
   ? { warmupSeconds: 1, seconds: 3 }
@@ -69,10 +112,18 @@ const connections = Number(args.connections);
 const only = args.only?.split(',');
 const selected = SCENARIOS.filter((s) => !only || only.includes(s.name));
 
-type Servers = Record<Target, ServiceProcess>;
+type Floor = Exclude<Target, 'service' | 'baseline'>;
+type Servers = Record<'service' | Floor, ServiceProcess> & { baseline?: ServiceProcess };
+
+/** The server of `target`; the baseline's only exists with `--baseline`. */
+function serverOf(servers: Servers, target: Target): ServiceProcess {
+  const server = servers[target];
+  if (!server) throw new Error(`no ${target} server in this run`);
+  return server;
+}
 
 /** The floors run their TypeScript through ts-node, as this harness does. */
-const FLOOR_MAINS: Record<Exclude<Target, 'service'>, string> = {
+const FLOOR_MAINS: Record<Floor, string> = {
   nest: join(__dirname, 'floor/nest-floor.ts'),
   node: join(__dirname, 'floor/floor-server.ts'),
 };
@@ -81,37 +132,86 @@ async function startServers(databaseUrl: string): Promise<Servers> {
   const common = { DATABASE_URL: databaseUrl, DB_POOL_SIZE: String(POOL_SIZE) };
   const profile = (name: Target) =>
     args.profile ? ['--cpu-prof', '--cpu-prof-dir', join(PROFILES, name)] : [];
-  const service = ServiceProcess.start(
-    {
-      ...common,
-      PORT: String(await freePort()),
-      // As in production: a JSON line per request (probes aside), written and thrown away.
-      LOG_LEVEL: 'log',
-      LOG_FORMAT: 'json',
-      NODE_ENV: 'production',
-      // The floors set no statement timeout: a 30 MB list on a busy machine may take longer
-      // than the service's default 5 s, and a refused answer measures nothing.
-      DB_STATEMENT_TIMEOUT_MS: '60000',
-    },
-    { execArgv: profile('service'), stdoutFile: '/dev/null' },
-  );
-  await service.ready(); // the service applies its migrations: the tables exist from here on
-  const floor = async (target: 'nest' | 'node') => {
-    const server = ServiceProcess.start(
-      { ...common, PORT: String(await freePort()) },
-      {
-        main: FLOOR_MAINS[target],
-        execArgv: [
-          ...profile(target),
-          '--require',
-          require.resolve('ts-node/register/transpile-only'),
-        ],
-      },
-    );
+  const asInProduction = async () => ({
+    ...common,
+    PORT: String(await freePort()),
+    // As in production: a JSON line per request (probes aside), written and thrown away.
+    LOG_LEVEL: 'log',
+    LOG_FORMAT: 'json',
+    NODE_ENV: 'production',
+    // The floors set no statement timeout: a 30 MB list on a busy machine may take longer
+    // than the service's default 5 s, and a refused answer measures nothing.
+    DB_STATEMENT_TIMEOUT_MS: '60000',
+  });
+  /** Those started so far, stopped if a later one fails to start. */
+  const started: ServiceProcess[] = [];
+  const ready = async (server: ServiceProcess) => {
+    started.push(server);
     await server.ready();
     return server;
   };
-  return { service, nest: await floor('nest'), node: await floor('node') };
+  const floor = async (target: Floor) =>
+    ready(
+      ServiceProcess.start(
+        { ...common, PORT: String(await freePort()) },
+        {
+          main: FLOOR_MAINS[target],
+          execArgv: [
+            ...profile(target),
+            '--require',
+            require.resolve('ts-node/register/transpile-only'),
+          ],
+        },
+      ),
+    );
+  try {
+    // The service applies its migrations: the tables exist from here on.
+    const service = await ready(
+      ServiceProcess.start(await asInProduction(), {
+        execArgv: profile('service'),
+        stdoutFile: '/dev/null',
+      }),
+    );
+    let other: ServiceProcess | undefined;
+    if (baseline) {
+      // From its own directory, with its own node_modules; after the service, so that it finds
+      // the service's migrations applied. One it added would change the service's schema.
+      const before = await migrationNames(databaseUrl);
+      other = await ready(
+        ServiceProcess.start(await asInProduction(), {
+          main: baseline.main,
+          cwd: baseline.dir,
+          execArgv: profile('baseline'),
+          stdoutFile: '/dev/null',
+        }),
+      );
+      const added = (await migrationNames(databaseUrl)).filter((name) => !before.includes(name));
+      if (added.length > 0) {
+        throw new NotEquivalent(
+          `--baseline: its build applied migrations this one does not have (${added.join(', ')}), ` +
+            `so the service would not run on its own schema`,
+        );
+      }
+    }
+    return { service, baseline: other, nest: await floor('nest'), node: await floor('node') };
+  } catch (error) {
+    await Promise.all(started.map((server) => server.stop()));
+    throw error;
+  }
+}
+
+/** The migrations the database has recorded as applied. */
+async function migrationNames(databaseUrl: string): Promise<string[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      'SELECT name FROM tributary_migrations ORDER BY id',
+    );
+    return rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
 }
 
 async function text(
@@ -128,14 +228,14 @@ async function text(
 /** A mismatch between the servers: the run stops, since their figures would not compare. */
 class NotEquivalent extends Error {}
 
-/** Stops the run when the three differ, showing what each answered. */
+/** Stops the run when the servers differ, showing what each answered (in `targets` order). */
 function assertSame(what: string, answers: string[]): void {
   if (answers.every((answer) => answer === answers[0])) return;
   // From the first line where any answer differs from the service's.
   const lines = answers.map((answer) => answer.split('\n'));
   const from = lines[0].findIndex((line, i) => lines.some((other) => other[i] !== line));
   const shown = lines
-    .map((a, i) => `  ${TARGETS[i]}: ${a.slice(Math.max(from, 0)).join('\n').slice(0, 1200)}`)
+    .map((a, i) => `  ${targets[i]}: ${a.slice(Math.max(from, 0)).join('\n').slice(0, 1200)}`)
     .join('\n');
   throw new NotEquivalent(`${what}: the servers do not answer alike\n${shown}`);
 }
@@ -203,9 +303,9 @@ async function assertWritesEquivalent(servers: Servers, db: BenchDatabase): Prom
   const scope = 'checks';
   await db.use((c) => c.query(`INSERT INTO scopes (name) VALUES ($1)`, [scope]));
   const answers: string[] = [];
-  for (const target of TARGETS) {
+  for (const target of targets) {
     const name = `check-${target}`;
-    const base = `${servers[target].baseUrl}/v1/scopes/${scope}/streams`;
+    const base = `${serverOf(servers, target).baseUrl}/v1/scopes/${scope}/streams`;
     const created = await text(base, {
       method: 'POST',
       body: JSON.stringify({ streamName: name, ...CREATE_BODY }),
@@ -214,7 +314,7 @@ async function assertWritesEquivalent(servers: Servers, db: BenchDatabase): Prom
       method: 'PUT',
       body: JSON.stringify(updateBody(3)),
     });
-    const group = await text(`${servers[target].baseUrl}${readerGroupsOf(scope)}`, {
+    const group = await text(`${serverOf(servers, target).baseUrl}${readerGroupsOf(scope)}`, {
       method: 'POST',
       body: JSON.stringify(readerGroupBody(name)),
     });
@@ -250,12 +350,12 @@ function shapeOf(body: string): string {
   );
 }
 
-/** Asks each server the scenario's request and compares the three answers. */
+/** Asks each server the scenario's request and compares their answers. */
 async function assertReadsEquivalent(servers: Servers, scenario: Scenario): Promise<void> {
   const { path } = scenario.requests('service')();
   const answers = await Promise.all(
-    TARGETS.map(async (t) => {
-      const { status, body, link } = await text(`${servers[t].baseUrl}${path}`);
+    targets.map(async (t) => {
+      const { status, body, link } = await text(`${serverOf(servers, t).baseUrl}${path}`);
       const shown = status === 200 && scenario.compare === 'shape' ? shapeOf(body) : body;
       return `${status} ${link === null ? '' : `Link: ${link} `}${shown}`;
     }),
@@ -274,25 +374,35 @@ async function runScenario(servers: Servers, scenario: Scenario): Promise<Scenar
   };
   await scenario.prepare?.(servers.service.baseUrl);
   if (scenario.compare) await assertReadsEquivalent(servers, scenario);
-  for (const target of TARGETS) {
-    const result = await measure(
-      servers[target].baseUrl,
-      scenario.requests(target),
-      servers[target].pid,
-      {
-        ...load,
-        seconds: Math.max(load.seconds, scenario.minSeconds ?? 0),
-        connections: report.connections,
-      },
-    );
-    report.results[target] = result;
+  // One source per server for all its rounds: writes go on with new names.
+  const sources = new Map<Target, RequestSource>(targets.map((t) => [t, scenario.requests(t)]));
+  const measured = new Map<Target, LoadResult[]>(targets.map((t) => [t, []]));
+  const run = async (target: Target) => {
+    const server = serverOf(servers, target);
+    const result = await measure(server.baseUrl, sources.get(target)!, server.pid, {
+      ...load,
+      seconds: Math.max(load.seconds, scenario.minSeconds ?? 0),
+      connections: report.connections,
+    });
+    measured.get(target)!.push(result);
     if (result.failures > 0) {
+      const round = measured.get(target)!.length;
       (report.notes ??= []).push(
-        `${target}: ${result.failures} failed requests ${JSON.stringify(result.statusCodes)}`,
+        `${target}${rounds > 1 && alternated.includes(target) ? ` round ${round}` : ''}: ` +
+          `${result.failures} failed requests ${JSON.stringify(result.statusCodes)}`,
       );
     }
+  };
+  // Service, baseline, service, baseline, ...: then the floors, once.
+  for (let round = 0; round < rounds; round++) {
+    for (const target of alternated) await run(target);
   }
-  const figures = TARGETS.map((t) => {
+  for (const target of targets.filter((t) => !alternated.includes(t))) await run(target);
+  for (const [target, results] of measured) {
+    report.results[target] = medianOfRounds(results);
+    if (results.length > 1) (report.rounds ??= {})[target] = results;
+  }
+  const figures = targets.map((t) => {
     const r = report.results[t]!;
     return (
       `${t} ${r.cpuMicrosPerRequest.toFixed(0)} µs CPU/req, ${r.requestsPerSecond.toFixed(0)} req/s ` +
@@ -300,22 +410,27 @@ async function runScenario(servers: Servers, scenario: Scenario): Promise<Scenar
       `peak RSS ${r.peakRssMb.toFixed(0)} MB)`
     );
   });
-  console.log(`${scenario.name}: ${figures.join('; ')}; load ${report.loadavg.toFixed(2)}`);
+  const medians = rounds > 1 ? ` (${alternated.join(' and ')}: medians of ${rounds} rounds)` : '';
+  console.log(
+    `${scenario.name}: ${figures.join('; ')}; load ${report.loadavg.toFixed(2)}${medians}`,
+  );
   report.notes?.forEach((note) => console.log(`  ${note}`));
   console.log(
     `ratio: ${scenario.name} CPU nest-floor/service ${cpuRatio(report, 'nest')?.toFixed(2)}, ` +
       `node-floor/service ${cpuRatio(report, 'node')?.toFixed(2)}`,
   );
+  const ab = abLine(report);
+  if (ab) console.log(ab);
   return report;
 }
 
 /** Compiles each server's hot paths before the first measure: a mix of the small reads. */
 async function warmUp(servers: Servers): Promise<void> {
   const reads = SCENARIOS.filter((s) => s.phase === 'small').map((s) => s.requests('service'));
-  for (const target of TARGETS) {
+  for (const target of targets) {
     let i = 0;
     const next = (): RequestSpec => reads[i++ % reads.length]();
-    await drive(servers[target].baseUrl, next, connections, WARM_UP_SECONDS);
+    await drive(serverOf(servers, target).baseUrl, next, connections, WARM_UP_SECONDS);
   }
 }
 
@@ -347,7 +462,7 @@ async function seedMain(db: BenchDatabase): Promise<void> {
     await seedStreams(c, DATA.medium.scope, DATA.medium.streams);
     const { scope, stream, epochs, start } = DATA.history;
     await seedHistory(c, scope, stream, epochs, start);
-    for (const target of TARGETS) {
+    for (const target of targets) {
       await seedStreams(c, updatesScope(target), DATA.updates.streams);
       await c.query(`INSERT INTO scopes (name) VALUES ($1)`, [writesScope(target)]);
     }
@@ -360,6 +475,18 @@ async function seedLarge(db: BenchDatabase): Promise<void> {
     await seedStreams(c, DATA.large.scope, DATA.large.streams);
     await settle(c);
   });
+}
+
+/** The commit checked out in `dir`, when git can tell. */
+function commitOf(dir: string): string | undefined {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
 }
 
 const version = (pkg: string): string =>
@@ -462,9 +589,16 @@ async function main(): Promise<void> {
         .then((r) => r.rows[0].v),
     );
     console.log(
-      `pids: ${TARGETS.map((t) => `${t} ${servers![t].pid}`).join(', ')}; database ${db.name}; ` +
-        `${load.warmupSeconds} s warm-up + ${load.seconds} s per scenario and server`,
+      `pids: ${targets.map((t) => `${t} ${serverOf(servers!, t).pid}`).join(', ')}; ` +
+        `database ${db.name}; ${load.warmupSeconds} s warm-up + ${load.seconds} s per scenario ` +
+        `and server${rounds > 1 ? `, ${rounds} rounds of ${alternated.join(' and ')}` : ''}`,
     );
+    if (baseline) {
+      console.log(
+        `baseline: ${baseline.dir} at ${commitOf(baseline.dir) ?? '?'} ` +
+          `(the service at ${commitOf(join(__dirname, '..')) ?? '?'}), ${rounds} rounds in turn`,
+      );
+    }
 
     const phase = async (name: Scenario['phase']) => {
       for (const scenario of selected.filter((s) => s.phase === name)) {
@@ -489,11 +623,11 @@ async function main(): Promise<void> {
     if (pageCost(reports, 'service') !== undefined) {
       console.log(
         `ratio: list-page-last-vs-first CPU µs/req last/first page: ` +
-          TARGETS.map((t) => `${t} ${pageCost(reports, t)?.toFixed(2)}`).join(', '),
+          targets.map((t) => `${t} ${pageCost(reports, t)?.toFixed(2)}`).join(', '),
       );
     }
   } finally {
-    await Promise.all(Object.values(servers ?? {}).map((s) => s.stop()));
+    await Promise.all(targets.flatMap((t) => servers?.[t] ?? []).map((s) => s.stop()));
     await db.drop();
   }
 
@@ -505,16 +639,17 @@ async function main(): Promise<void> {
     return small && large ? large / small : undefined;
   };
   const dataSizeRatio = dataSize('service');
-  const targets = goals(reports, dataSizeRatio);
+  const verdicts = goals(reports, dataSizeRatio);
   const loadAtEnd = loadavg();
   console.log(`\n${table(reports)}\n`);
   console.log(
-    `(get-stream p50 at 100,000 over 1,000 streams: nest floor ${dataSize('nest')?.toFixed(2)}, ` +
-      `node floor ${dataSize('node')?.toFixed(2)})`,
+    `(get-stream p50 at 100,000 over 1,000 streams: ` +
+      (baseline ? `baseline ${dataSize('baseline')?.toFixed(2)}, ` : '') +
+      `nest floor ${dataSize('nest')?.toFixed(2)}, node floor ${dataSize('node')?.toFixed(2)})`,
   );
-  console.log(`targets:\n${targetLines(targets)}`);
+  console.log(`targets:\n${targetLines(verdicts)}`);
   if (args.profile) {
-    for (const target of TARGETS) {
+    for (const target of targets) {
       console.log(`\n${target} profile (${join(PROFILES, target)}):`);
       console.log(summarizeProfiles(join(PROFILES, target)));
     }
@@ -543,15 +678,21 @@ async function main(): Promise<void> {
       {
         startedAt,
         quick: args.quick,
+        rounds,
+        ...(baseline && {
+          service: { commit: commitOf(join(__dirname, '..')) },
+          baseline: { dir: baseline.dir, commit: commitOf(baseline.dir) },
+        }),
         machine,
         load: { ...load, poolSize: POOL_SIZE, loadavgStart: loadAtStart, loadavgEnd: loadAtEnd },
         scenarios: reports,
         dataSize: {
           getStreamP50Ratio100kVs1k: dataSizeRatio,
+          ...(baseline && { baseline: dataSize('baseline') }),
           nest: dataSize('nest'),
           node: dataSize('node'),
         },
-        targets,
+        targets: verdicts,
       },
       null,
       2,

@@ -2,11 +2,14 @@ import { seededSegments, streamName } from './support/database';
 import type { RequestSource } from './support/load';
 
 /**
- * The three servers measured in the same run: the service, the bare Nest application over the
- * floor's handlers, and plain node:http over the same handlers.
+ * The servers measured in the same run: the service, the bare Nest application over the
+ * floor's handlers, and plain node:http over the same handlers; with `--baseline`, also the
+ * service of another build (`baseline`, see `bench/run.ts`).
  */
-export type Target = 'service' | 'nest' | 'node';
+export type Target = 'service' | 'baseline' | 'nest' | 'node';
+/** The servers of a run, in the order they are measured and shown. */
 export const TARGETS: readonly Target[] = ['service', 'nest', 'node'];
+export const TARGETS_WITH_BASELINE: readonly Target[] = ['service', 'baseline', 'nest', 'node'];
 
 /** The data each group of scenarios runs on (see `bench/run.ts`, which seeds it). */
 export const DATA = {
@@ -61,10 +64,13 @@ export interface Scenario {
    * first of them, and one request says little.
    */
   minSeconds?: number;
-  /** The requests, made afresh for each call (writes need new names). */
+  /**
+   * The requests, made afresh for each call (writes need new names). One source per server and
+   * scenario: its rounds go on where the last left off (no name made twice, each rescale flips).
+   */
   requests(target: Target): RequestSource;
   /**
-   * How the three answers of a read are compared before measuring: byte for byte, or their
+   * How the servers' answers to a read are compared before measuring: byte for byte, or their
    * shape (a health tree: the same nodes and statuses, its details' values aside).
    */
   compare?: 'bytes' | 'shape';

@@ -56,7 +56,7 @@ describe('Declarative apply across two instances (e2e)', () => {
     };
     const answers = await Promise.all([apply(a, document), apply(b, document)]);
     expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
-    const creates = answers.map((answer) => planned(answer).summary.create).sort();
+    const creates = answers.map((answer) => planned(answer).summary.create).sort((x, y) => x - y);
     expect(creates).toEqual([0, 30]);
     const audited = await sql.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM audit_events
@@ -118,7 +118,7 @@ describe('Declarative apply across two instances (e2e)', () => {
       apply(a, wants(2), { 'If-Match': version }),
       apply(b, wants(5), { 'If-Match': version }),
     ]);
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+    expect(answers.map((answer) => answer.status).sort((x, y) => x - y)).toEqual([200, 412]);
     const winner = answers[0].status === 200 ? 2 : 5;
     const shown = await a.call('GET', '/v1/scopes/raced/streams/x');
     expect((shown.body as { scalingPolicy: object }).scalingPolicy).toEqual(fixed(winner));

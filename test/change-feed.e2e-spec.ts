@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { AccessFiles } from '../src/auth/access-files.service';
+import { EventsService } from '../src/events/events.service';
 import { FeedRetention } from '../src/events/feed-retention.service';
 import { basic, writeAccounts } from './support/accounts';
+import { eventually } from './support/eventually';
 import { PROBLEM_HEADERS } from './support/factories';
 import { SseClient } from './support/sse-client';
 import { startTestApp, TestApp } from './support/test-app';
@@ -276,7 +278,9 @@ describe('The change feed (e2e)', () => {
     const answer = fetch(`${base}/v1/events?since=${start}&wait=20`).then(async (res) => ({
       body: (await res.json()) as { events: Event[] },
     }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The change comes once the poll has found nothing and waits.
+    const waiting = () => Promise.resolve(t.app.get(EventsService).waitingLongPolls);
+    expect(await eventually(waiting, 1)).toBe(1);
     await t.http.post('/v1/scopes').send({ scopeName: 'awaited' }).expect(201);
     const { body } = await answer;
     expect(body.events.map((e) => e.resource)).toEqual(['prn::/scope:awaited']);
@@ -420,7 +424,8 @@ describe('The change feed: limits, retention and shutdown (e2e)', () => {
     const since = ((await t.http.get('/v1/events').expect(200)).body as { position: string })
       .position;
     const poll = fetch(`${base}/v1/events?since=${since}&wait=30`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waiting = () => Promise.resolve(t.app.get(EventsService).waitingLongPolls);
+    expect(await eventually(waiting, 1)).toBe(1);
     const started = Date.now();
     const closing = t.app.close();
     await stream.until((c) => c.ended !== undefined);
@@ -494,12 +499,13 @@ describe('The change feed with authentication on (e2e)', () => {
     const all = await t.http.get(`/v1/events?since=${start}`).set(as('admin')).expect(200);
     expect(all.body.events).toHaveLength(3);
 
-    // The account loses sight of the scope's streams; the open stream obeys at once.
+    // The account loses sight of the scope's streams; the open stream obeys at once. It still
+    // sees the scope `seen`, whose creation at the end tells when the stream is past the rest.
     await writeFile(
       accountsFile,
       (await import('node:fs/promises').then((fs) => fs.readFile(accountsFile, 'utf8'))).replace(
-        /^sales:(.*):.*$/m,
-        'sales:$1:prn::/,READ;prn::/scope:sales,READ',
+        /^sales:([^:]*):.*$/m,
+        'sales:$1:prn::/,READ;prn::/scope:sales,READ;prn::/scope:seen,READ',
       ),
     );
     t.app.get(AccessFiles).reload();
@@ -518,19 +524,22 @@ describe('The change feed with authentication on (e2e)', () => {
     await t.http.delete('/v1/scopes/hidden').set(as('admin')).expect(204);
     await t.http.post('/v1/scopes').set(as('admin')).send({ scopeName: 'sales2' }).expect(201);
     const marker = (await t.http.get('/v1/events').set(as('admin'))).body.position;
-    // The scope `sales` is still visible: make a change to it the stream must show.
+    // A stream it saw before: its changes are hidden now.
     await t.http
       .put('/v1/scopes/sales/streams/orders')
       .set(as('admin'))
       .send({ scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1 }, streamTags: ['x'] })
       .expect(200);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const page2 = await t.http.get(`/v1/events?since=${marker}`).set(as('sales')).expect(200);
+    expect(page2.body.events).toEqual([]);
+    // Events are sent in order: once the stream shows `seen`, it has passed over the others.
+    await t.http.post('/v1/scopes').set(as('admin')).send({ scopeName: 'seen' }).expect(201);
+    await stream.until((c) => c.data.some((e) => e.resource === 'prn::/scope:seen'));
     expect(stream.data.map((e) => e.resource)).toEqual([
       'prn::/scope:sales',
       'prn::/scope:sales/stream:orders',
+      'prn::/scope:seen',
     ]);
-    const page2 = await t.http.get(`/v1/events?since=${marker}`).set(as('sales')).expect(200);
-    expect(page2.body.events).toEqual([]);
     stream.close();
   });
 

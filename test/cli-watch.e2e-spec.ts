@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { tributary } from './support/cli-process';
+import { eventually } from './support/eventually';
 import { freePort, ServiceProcess } from './support/service-process';
 import { createTestDatabase } from './support/test-database';
 
@@ -64,6 +65,17 @@ describe('tributary watch (e2e)', () => {
     });
     expect(res.status).toBe(201);
   };
+  /** How many reads of the feed (GET /v1/events) the service at `url` has answered. */
+  const feedReads = async (url: string): Promise<number> => {
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    const line = /^http_requests_total\{[^}]*operation="listEvents",status="200"\} (\d+)$/m;
+    return Number(line.exec(metrics)?.[1] ?? 0);
+  };
+  /** Returns once the service at `url` has answered a read of the feed after the `before`th. */
+  const feedReadAfter = async (url: string, before: number): Promise<void> => {
+    const more = async () => (await feedReads(url)) > before;
+    expect(await eventually(more, true, { attempts: 300 })).toBe(true);
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -79,9 +91,10 @@ describe('tributary watch (e2e)', () => {
 
   it('prints one JSON line per event from now, and resumes after the service restarts without repeating or losing one', async () => {
     const url = `http://127.0.0.1:${port}`;
+    const before = await feedReads(url);
     const watch = new Watcher(['--url', url, 'watch', '-o', 'json']);
-    // It starts from the newest position: wait until it has asked for it.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // It starts from the newest position: the changes come once the service has answered it.
+    await feedReadAfter(url, before);
     await post(url, '/v1/scopes', { scopeName: 'w1' });
     await post(url, '/v1/scopes/w1/streams', { streamName: 's1' });
     await watch.until(2);
@@ -129,19 +142,16 @@ describe('tributary watch (e2e)', () => {
 
   it('with a --timeout too short for a long poll, asks about once a second, not in a loop', async () => {
     const url = `http://127.0.0.1:${port}`;
-    const asked = async (): Promise<number> => {
-      const metrics = await (await fetch(`${url}/metrics`)).text();
-      const line = /^http_requests_total\{[^}]*operation="listEvents",status="200"\} (\d+)$/m;
-      return Number(line.exec(metrics)?.[1] ?? 0);
-    };
-    const before = await asked();
+    const before = await feedReads(url);
     const watch = new Watcher(['--url', url, 'watch', '--timeout', '2000']);
+    // Once it has its position, 3 s of watching whose requests are counted, then a change.
+    await feedReadAfter(url, before);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await post(url, '/v1/scopes', { scopeName: 'w3' });
     await watch.until(1);
     expect(await watch.stop()).toBe(0);
     // The position, then about one poll a second for 3 s (it was some 300 a second).
-    expect(await asked()).toBeLessThanOrEqual(before + 8);
+    expect(await feedReads(url)).toBeLessThanOrEqual(before + 8);
     expect(watch.lines).toEqual([expect.stringContaining('"resource":"prn::/scope:w3"')]);
   });
 

@@ -90,7 +90,8 @@ describe('Concurrent writes (e2e)', () => {
         WHERE operation = 'updateStream' AND resource = $1 ORDER BY id`,
       [`prn::/scope:${scope}/stream:busy`],
     );
-    expect(audited.map((row) => row.min).sort()).toEqual([...applied].sort());
+    const ascending = (x: number, y: number) => x - y;
+    expect(audited.map((row) => row.min).sort(ascending)).toEqual([...applied].sort(ascending));
     expect(final).toBe(audited.length > 0 ? audited[audited.length - 1].min : 1);
     const epochs = await t.sql<{ size: number }>(
       `SELECT (SELECT count(*) FROM stream_segments g

@@ -545,7 +545,7 @@ describe('Racing If-Match writers on two instances (e2e)', () => {
         call(a, 'PUT', path, ifMatch, fixed(2)),
         call(b, 'PUT', path, ifMatch, fixed(3)),
       ]);
-      expect(answers.map((r) => r.status).sort()).toEqual([200, 412]);
+      expect(answers.map((r) => r.status).sort((x, y) => x - y)).toEqual([200, 412]);
       const winner = answers.findIndex((r) => r.status === 200);
       const { rows } = await sql.query<{ min_segments: number; version: string }>(
         `SELECT min_segments, version FROM streams WHERE scope_name = 'race' AND name = $1`,
@@ -564,7 +564,7 @@ describe('Racing If-Match writers on two instances (e2e)', () => {
         call(a, 'PUT', `${path}/state`, tag, SEALED),
         call(b, 'PUT', `${path}/state`, tag, SEALED),
       ]);
-      expect(seals.map((r) => r.status).sort()).toEqual([200, 412]);
+      expect(seals.map((r) => r.status).sort((x, y) => x - y)).toEqual([200, 412]);
     }
   });
 });

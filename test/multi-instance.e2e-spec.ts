@@ -54,7 +54,10 @@ describe('Two instances on one database (e2e)', () => {
           either(i).call('POST', '/v1/scopes', { scopeName: scope }),
         ),
       );
-      expect(scopes.map((r) => r.status).sort()).toEqual([201, ...Array(CONTENDERS - 1).fill(409)]);
+      expect(scopes.map((r) => r.status).sort((x, y) => x - y)).toEqual([
+        201,
+        ...Array(CONTENDERS - 1).fill(409),
+      ]);
       const streams = await Promise.all(
         Array.from({ length: CONTENDERS }, (_, i) =>
           either(i).call('POST', `/v1/scopes/${scope}/streams`, {
@@ -63,7 +66,7 @@ describe('Two instances on one database (e2e)', () => {
           }),
         ),
       );
-      expect(streams.map((r) => r.status).sort()).toEqual([
+      expect(streams.map((r) => r.status).sort((x, y) => x - y)).toEqual([
         201,
         ...Array(CONTENDERS - 1).fill(409),
       ]);

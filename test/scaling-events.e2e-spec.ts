@@ -42,14 +42,30 @@ describe('Segments, epochs and scaling events (e2e)', () => {
     return res.body.scalingEvents as Record[];
   };
   const numbers = (record: Record) => record.segmentList.map((s) => s.number);
+  /**
+   * The service's clock, read where epochs read it: the time of epoch 0 of a stream created
+   * now. Compared with epochs, it needs no other clock to agree with the service's.
+   */
+  const serviceNow = async (): Promise<number> => {
+    const name = uniqueName('clock');
+    await create(name);
+    return (await events(name))[0].timestamp;
+  };
+  /** Returns once the service's clock is past `instant` (each reading is a request). */
+  const serviceClockPast = async (instant: number): Promise<void> => {
+    let now = await serviceNow();
+    while (now <= instant) now = await serviceNow();
+  };
 
-  it('writes epoch 0 with one segment covering the key space', async () => {
-    const before = Date.now();
+  it('writes epoch 0 with one segment covering the key space, when the stream is created', async () => {
+    const before = await serviceNow();
     await create('one');
+    const after = await serviceNow();
     const [epoch0, ...rest] = await events('one');
     expect(rest).toEqual([]);
     expect(epoch0).toMatchObject({ splits: 0, merges: 0 });
     expect(epoch0.timestamp).toBeGreaterThanOrEqual(before);
+    expect(epoch0.timestamp).toBeLessThanOrEqual(after);
     expect(epoch0.segmentList).toEqual([
       { number: 0, startTime: epoch0.timestamp, keyStart: 0, keyEnd: 1 },
     ]);
@@ -102,12 +118,13 @@ describe('Segments, epochs and scaling events (e2e)', () => {
     let times: number[];
 
     beforeAll(async () => {
-      // A few ms apart, so that there are instants strictly between epochs.
-      const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+      // More than 1 ms apart, so that there are instants strictly between epochs: each change
+      // waits until the service's clock is past the instant after the epoch before it.
+      const lastEpochTime = async () => (await events('windowed')).at(-1)!.timestamp;
       await create('windowed', fixed(1));
-      await pause();
+      await serviceClockPast((await lastEpochTime()) + 1);
       await update('windowed', fixed(2));
-      await pause();
+      await serviceClockPast((await lastEpochTime()) + 1);
       await update('windowed', fixed(3));
       times = (await events('windowed')).map((r) => r.timestamp);
       expect(times).toHaveLength(3);

@@ -1,9 +1,10 @@
 import { PROBLEM_HEADERS, uniqueName } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
-describe('Scopes (e2e)', () => {
+describe('Scopes of a database that holds none (e2e)', () => {
   let t: TestApp;
 
+  // A database of its own: the other tests' scopes stay out of it, whatever order they run in.
   beforeAll(async () => {
     t = await startTestApp();
   });
@@ -13,6 +14,15 @@ describe('Scopes (e2e)', () => {
     const res = await t.http.get('/v1/scopes').expect(200);
     expect(res.body).toEqual({ scopes: [] });
   });
+});
+
+describe('Scopes (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
 
   it('creates, gets, lists and deletes a scope', async () => {
     const name = uniqueName('scope');

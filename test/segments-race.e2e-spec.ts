@@ -18,6 +18,9 @@ const CONTENDED = [
 ];
 
 const problemOf = (answer: Answer) => (answer.body as { code?: string } | undefined)?.code;
+/** Each answer's status and problem code, by status: whichever answer came first. */
+const outcomesOf = (answers: Answer[]) =>
+  answers.map((r) => [r.status, problemOf(r)] as const).sort(([x], [y]) => x - y);
 
 /**
  * Scales racing on two instances of the service against one database (docs/extensions.md
@@ -110,7 +113,7 @@ describe('Scales racing on two instances (e2e)', () => {
         a.call('POST', `${path}/scale`, CONTENDED[0], PROBLEM),
         b.call('POST', `${path}/scale`, CONTENDED[1], PROBLEM),
       ]);
-      const outcome = answers.map((r) => [r.status, problemOf(r)]).sort();
+      const outcome = outcomesOf(answers);
       expect(outcome).toEqual([
         [200, undefined],
         [412, 'SEGMENT_NOT_ACTIVE'],
@@ -132,7 +135,7 @@ describe('Scales racing on two instances (e2e)', () => {
         b.call('POST', `${path}/scale`, CONTENDED[1], headers),
       ]);
       // Rule 3 comes before rule 6: the loser's segments are gone before its tag is compared.
-      expect(same.map((r) => [r.status, problemOf(r)]).sort()).toEqual([
+      expect(outcomesOf(same)).toEqual([
         [200, undefined],
         [412, 'SEGMENT_NOT_ACTIVE'],
       ]);
@@ -153,7 +156,7 @@ describe('Scales racing on two instances (e2e)', () => {
           tagged,
         ),
       ]);
-      expect(apart.map((r) => [r.status, problemOf(r)]).sort()).toEqual([
+      expect(outcomesOf(apart)).toEqual([
         [200, undefined],
         [412, 'PRECONDITION_FAILED'],
       ]);
@@ -173,7 +176,7 @@ describe('Scales racing on two instances (e2e)', () => {
         }),
       ]);
       expect(answers.map((r) => r.status)).toEqual([200, 200]);
-      const epochs = answers.map((r) => (r.body as { epoch: number }).epoch).sort();
+      const epochs = answers.map((r) => (r.body as { epoch: number }).epoch).sort((x, y) => x - y);
       expect(epochs).toEqual([1, 2]);
       const now = await b.call('GET', `${path}/segments`);
       const numbers = (now.body as { segments: { number: number }[] }).segments.map(

@@ -31,7 +31,12 @@ import {
   StreamConfiguration,
   toStreamConfiguration,
 } from '../../src/streams/stream-configuration';
-import { configurationColumns, streamOf, StreamRow } from '../../src/streams/stream-columns';
+import {
+  configurationColumns,
+  ConfigurationColumns,
+  configurationOf,
+} from '../../src/streams/stream.entity';
+import type { StreamState } from '../../src/streams/stream';
 import { toStreamProperty } from '../../src/streams/stream.mapper';
 
 // int8 arrives as a number, as the service's entities convert it (every stored value is safe).
@@ -51,7 +56,18 @@ const pool = new Pool({
   application_name: 'tributary-floor',
 });
 
-/** The stream columns, named as the properties the service's row reader (`streamOf`) takes. */
+/** A stream's row, its columns named as the entity's properties. */
+type StreamRow = ConfigurationColumns & { scopeName: string; name: string; state: StreamState };
+
+/** The stream of a row, as the service's entity reads its configuration. */
+const streamOf = (row: StreamRow) => ({
+  scopeName: row.scopeName,
+  name: row.name,
+  state: row.state,
+  configuration: configurationOf(row),
+});
+
+/** The stream columns, named as the entity's properties. */
 const STREAM_COLUMNS = `scope_name AS "scopeName", name, scaling_type AS "scalingType",
   min_segments AS "minSegments", target_rate AS "targetRate", scale_factor AS "scaleFactor",
   retention_type AS "retentionType", retention_min AS "retentionMin",

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { cpuSeconds, PeakRss } from './memory';
-import { summarize, Timing } from './timing';
+import { median, summarize, Timing } from './timing';
 
 /** One HTTP request of a scenario; `next` makes a fresh one for each call (writes). */
 export interface RequestSpec {
@@ -94,5 +94,34 @@ export async function measure(
     statusCodes,
     peakRssMb,
     cpuMicrosPerRequest: samples.length ? (cpu * 1e6) / samples.length : 0,
+  };
+}
+
+/**
+ * One figure for rounds of the same measure: each the median of the rounds (a round's p50 and
+ * p99 included), but the peak RSS, the highest of them, and the counts, their sums.
+ */
+export function medianOfRounds(rounds: LoadResult[]): LoadResult {
+  if (rounds.length === 1) return rounds[0];
+  const of = (figure: (r: LoadResult) => number) => median(rounds.map(figure));
+  const statusCodes: Record<string, number> = {};
+  for (const round of rounds) {
+    for (const [code, count] of Object.entries(round.statusCodes)) {
+      statusCodes[code] = (statusCodes[code] ?? 0) + count;
+    }
+  }
+  return {
+    requestsPerSecond: of((r) => r.requestsPerSecond),
+    latency: {
+      runs: rounds.reduce((sum, r) => sum + r.latency.runs, 0),
+      p50: of((r) => r.latency.p50),
+      p99: of((r) => r.latency.p99),
+      mean: of((r) => r.latency.mean),
+    },
+    requests: rounds.reduce((sum, r) => sum + r.requests, 0),
+    failures: rounds.reduce((sum, r) => sum + r.failures, 0),
+    statusCodes,
+    peakRssMb: Math.max(...rounds.map((r) => r.peakRssMb)),
+    cpuMicrosPerRequest: of((r) => r.cpuMicrosPerRequest),
   };
 }

@@ -19,6 +19,13 @@ export function summarize(samples: number[]): Timing {
   };
 }
 
+/** The middle value (the mean of the two middle ones when even), NaN when there are none. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 /** Times `runs` sequential calls after `warmup` untimed ones. */
 export async function time(
   call: () => Promise<unknown>,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { escapeLiteral } from 'pg';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import type { Keyset } from '../database/keyset';
 import type { Actor } from './actor';
+import { AuditEventEntity } from './audit-event.entity';
 import { auditText } from './audit-text';
 import { AuditEventDto } from './dto/audit-event.dto';
 import type { AuditFilter } from './dto/audit-query.dto';
@@ -20,46 +20,20 @@ export interface AuditRecord {
   after?: object;
 }
 
-interface AuditRow {
-  id: string;
-  at: Date;
-  principal: string;
-  client_address: string | null;
-  user_agent: string | null;
-  request_id: string | null;
-  operation: string;
-  resource: string;
-  outcome: AuditOutcome;
-  before: object | null;
-  after: object | null;
-  request_count: number;
-}
-
-/** A text value as an escaped literal, or NULL. */
-const literal = (value: string | null | undefined): string =>
-  value === null || value === undefined ? 'NULL' : escapeLiteral(value);
-
-/** An indexed text as an escaped literal: shortened when too long to index (`auditText`). */
-const indexedLiteral = (value: string | null): string =>
-  literal(value === null ? null : auditText(value));
-
-const COLUMNS =
-  'principal, client_address, user_agent, request_id, operation, resource, outcome, before, after';
-
-/** The values of a record, in the order of {@link COLUMNS}, each an escaped literal. */
-function valuesOf(record: AuditRecord): string {
+/** A record's columns; the indexed texts shortened when too long to index (`auditText`). */
+function columnsOf(record: AuditRecord) {
   const { actor } = record;
-  return [
-    indexedLiteral(actor.principal),
-    indexedLiteral(actor.clientAddress),
-    literal(actor.userAgent),
-    literal(actor.requestId),
-    literal(record.operation),
-    indexedLiteral(record.resource),
-    literal(record.outcome),
-    literal(record.before && JSON.stringify(record.before)),
-    literal(record.after && JSON.stringify(record.after)),
-  ].join(', ');
+  return {
+    principal: auditText(actor.principal),
+    clientAddress: actor.clientAddress === null ? null : auditText(actor.clientAddress),
+    userAgent: actor.userAgent,
+    requestId: actor.requestId,
+    operation: record.operation,
+    resource: auditText(record.resource),
+    outcome: record.outcome,
+    before: record.before ?? null,
+    after: record.after ?? null,
+  };
 }
 
 /** Every statement of the audit_events table; writes join the current transaction. */
@@ -67,32 +41,52 @@ function valuesOf(record: AuditRecord): string {
 export class AuditRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
+  private get events() {
+    return this.db.tx.getRepository(AuditEventEntity);
+  }
+
   /**
-   * Writes a record. In a change's transaction it goes with the COMMIT, in its round trip (as
-   * the change feed's events do), so the row exists if and only if the change committed; a
-   * refusal, outside any transaction, is written at once. The statement has no parameters:
-   * every value is an escaped literal.
+   * Writes a record. In a change's transaction, the row exists if and only if the change
+   * committed; a refusal, outside any transaction, is written at once.
    */
   async insert(record: AuditRecord): Promise<void> {
-    const statement = `INSERT INTO audit_events (${COLUMNS}) VALUES (${valuesOf(record)})`;
-    const tx = this.db.tx;
-    if (tx.withCommit) tx.withCommit(() => statement);
-    else await tx.query(statement);
+    await this.events
+      .createQueryBuilder()
+      .insert()
+      .values(columnsOf(record))
+      .updateEntity(false)
+      .execute();
   }
 
   /**
    * Counts a refusal in the row of its client address and minute (by the database's clock, in
    * UTC), which the first refusal of that minute writes with its own details. The unique index
-   * of migration AuditDenialCounts makes concurrent counts, from any instance, add up.
+   * of migration AuditDenialCounts makes concurrent counts, from any instance, add up. Through
+   * `query`: an upsert on an expression index that adds to the row, which TypeORM's `orUpdate`
+   * (a column set to the excluded value) cannot say.
    */
   async countDenial(record: AuditRecord): Promise<void> {
+    const c = columnsOf(record);
     await this.db.tx.query(
-      `INSERT INTO audit_events (at, denial_minute, ${COLUMNS})
-       SELECT moment.at, date_trunc('minute', moment.at, 'UTC'), ${valuesOf(record)}
+      `INSERT INTO audit_events
+              (at, denial_minute, principal, client_address, user_agent, request_id, operation,
+               resource, outcome, before, after)
+       SELECT moment.at, date_trunc('minute', moment.at, 'UTC'), $1, $2, $3, $4, $5, $6, $7, $8, $9
          FROM (SELECT clock_timestamp() AS at) moment
        ON CONFLICT ((COALESCE(client_address, '')), denial_minute)
           WHERE denial_minute IS NOT NULL
        DO UPDATE SET request_count = audit_events.request_count + 1`,
+      [
+        c.principal,
+        c.clientAddress,
+        c.userAgent,
+        c.requestId,
+        c.operation,
+        c.resource,
+        c.outcome,
+        c.before,
+        c.after,
+      ],
     );
   }
 
@@ -103,37 +97,39 @@ export class AuditRepository {
    * had only deleted events after it.
    */
   async find(filter: AuditFilter, page: Keyset<number>): Promise<AuditEventDto[]> {
-    const params: unknown[] = [
-      filter.from ?? null,
-      filter.to ?? null,
-      // Named as stored: a long name finds its shortened row.
-      filter.resource === undefined ? null : auditText(filter.resource),
-      filter.principal === undefined ? null : auditText(filter.principal),
-      page.take,
-    ];
-    const after =
-      page.after === undefined
-        ? ''
-        : `AND (at, id) < ((SELECT at FROM audit_events WHERE id = $${params.push(page.after)}), $${params.length})`;
-    const rows = await this.db.tx.query<AuditRow[]>(
-      `SELECT * FROM audit_events
-        WHERE ($1::bigint IS NULL OR at >= to_timestamp($1::bigint / 1000.0))
-          AND ($2::bigint IS NULL OR at <= to_timestamp($2::bigint / 1000.0))
-          AND ($3::text IS NULL OR resource = $3)
-          AND ($4::text IS NULL OR principal = $4)
-          ${after}
-        ORDER BY at DESC, id DESC
-        LIMIT $5`,
-      params,
-    );
+    const query = this.events.createQueryBuilder('a');
+    if (filter.from !== undefined) {
+      query.andWhere('a.at >= to_timestamp(:from::bigint / 1000.0)', { from: filter.from });
+    }
+    if (filter.to !== undefined) {
+      query.andWhere('a.at <= to_timestamp(:to::bigint / 1000.0)', { to: filter.to });
+    }
+    // Named as stored: a long name finds its shortened row.
+    if (filter.resource !== undefined) {
+      query.andWhere('a.resource = :resource', { resource: auditText(filter.resource) });
+    }
+    if (filter.principal !== undefined) {
+      query.andWhere('a.principal = :principal', { principal: auditText(filter.principal) });
+    }
+    if (page.after !== undefined) {
+      // The order is (at, id), newest first: after an event is before its instant and id.
+      query.andWhere('(a.at, a.id) < ((SELECT at FROM audit_events WHERE id = :after), :after)', {
+        after: page.after,
+      });
+    }
+    const rows = await query
+      .orderBy('a.at', 'DESC')
+      .addOrderBy('a.id', 'DESC')
+      .limit(page.take)
+      .getMany();
     return rows.map((row) => ({
       id: Number(row.id),
       time: row.at.getTime(),
-      count: row.request_count,
+      count: row.requestCount,
       principal: row.principal,
-      clientAddress: row.client_address ?? undefined,
-      userAgent: row.user_agent ?? undefined,
-      requestId: row.request_id ?? undefined,
+      clientAddress: row.clientAddress ?? undefined,
+      userAgent: row.userAgent ?? undefined,
+      requestId: row.requestId ?? undefined,
       operation: row.operation,
       resource: row.resource,
       outcome: row.outcome,
@@ -148,18 +144,21 @@ export class AuditRepository {
    * it deleted. Concurrent purges skip each other's rows.
    */
   async deleteExpired(days: number, limit: number): Promise<number> {
-    const [{ deleted }] = await this.db.tx.query<Array<{ deleted: number }>>(
-      `WITH gone AS (
-         DELETE FROM audit_events
-          WHERE ctid IN (SELECT ctid FROM audit_events
-                          WHERE at < now() - make_interval(days => $1)
-                          ORDER BY at, id
-                          LIMIT $2
-                          FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
-      [days, limit],
-    );
-    return deleted;
+    const expired = this.events
+      .createQueryBuilder('old')
+      .select('old.ctid')
+      .where('old.at < now() - make_interval(days => :days)', { days })
+      .orderBy('old.at')
+      .addOrderBy('old.id')
+      .limit(limit)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked');
+    const deleted = await this.events
+      .createQueryBuilder()
+      .delete()
+      .where(`ctid IN (${expired.getQuery()})`)
+      .setParameters(expired.getParameters())
+      .execute();
+    return deleted.affected ?? 0;
   }
 }

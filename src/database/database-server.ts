@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { leadsThroughPooler } from './connection-pooler';
 import { EmbeddedPostgres } from './embedded-postgres';
-import { ConnectionSettings, transactionTimeouts } from './typeorm-options';
+import type { ConnectionSettings } from './typeorm-options';
 
 /**
  * The database the service was started on: DATABASE_URL, which start-up pointed at the
@@ -14,7 +14,6 @@ import { ConnectionSettings, transactionTimeouts } from './typeorm-options';
 export class DatabaseServer implements OnApplicationShutdown {
   private readonly logger = new Logger(DatabaseServer.name);
   private embedded?: EmbeddedPostgres;
-  private timeouts?: string;
   private pooled = false;
 
   constructor(
@@ -31,13 +30,12 @@ export class DatabaseServer implements OnApplicationShutdown {
    * The settings of the application's pool. Straight to PostgreSQL, each connection's session
    * carries the time limits. Through a transaction pooler (PgBouncer and the like) sessions are
    * shared and session settings refused or ignored, so each transaction sets its own, and a
-   * statement outside a transaction runs in one of its own (see `transactionTimeouts`).
+   * statement outside a transaction runs in one of its own (`transaction-limited-client.ts`).
    */
   async poolSettings(): Promise<ConnectionSettings> {
     const pooled = await leadsThroughPooler(this.url(), this.config.DB_CONNECT_TIMEOUT_MS);
     this.pooled = pooled;
     if (pooled) {
-      this.timeouts = transactionTimeouts(this.config.DB_STATEMENT_TIMEOUT_MS);
       this.logger.log(
         'DATABASE_URL leads through a connection pooler: every transaction sets its own time limits',
       );
@@ -57,14 +55,6 @@ export class DatabaseServer implements OnApplicationShutdown {
    */
   throughPooler(): boolean {
     return this.pooled;
-  }
-
-  /**
-   * What each transaction sends after BEGIN: its time limits when the sessions do not carry
-   * them (known once `poolSettings` has run).
-   */
-  transactionTimeouts(): string | undefined {
-    return this.timeouts;
   }
 
   /** The embedded server becomes the application's: it stops when the application does. */

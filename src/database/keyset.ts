@@ -1,3 +1,5 @@
+import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+
 /** A batch or a page to read: after which position (none: from the start), and how many rows. */
 export interface Keyset<Position> {
   after?: Position;
@@ -6,18 +8,15 @@ export interface Keyset<Position> {
 }
 
 /**
- * The keyset part of a query over rows ordered by `column`: the condition that starts after the
- * position (`TRUE` from the start) and the order and limit, with their values pushed onto
- * `params`. One index range scan however deep the page: the last page costs what the first does.
+ * Reads `query` by keyset on `column` (an `alias.property` path): after the position, in its
+ * order, at most `take` rows. One index range scan however deep the page: the last page costs
+ * what the first does.
  */
-export function keysetClauses<Position>(
-  params: unknown[],
+export function byKeyset<T extends ObjectLiteral, Position>(
+  query: SelectQueryBuilder<T>,
+  column: string,
   keyset: Keyset<Position> | undefined,
-  column = 'name',
-): { after: string; orderAndLimit: string } {
-  const after = keyset?.after === undefined ? 'TRUE' : `${column} > $${params.push(keyset.after)}`;
-  return {
-    after,
-    orderAndLimit: `ORDER BY ${column} LIMIT $${params.push(keyset?.take ?? null)}`,
-  };
+): SelectQueryBuilder<T> {
+  if (keyset?.after !== undefined) query.andWhere(`${column} > :after`, { after: keyset.after });
+  return query.orderBy(column).limit(keyset?.take);
 }

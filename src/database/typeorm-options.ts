@@ -1,5 +1,8 @@
+import type * as pg from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { migrations } from '../../migrations';
+import { entities } from './entities';
+import { transactionLimitedClient } from './transaction-limited-client';
 import { TypeOrmLogger } from './typeorm-logger';
 
 export interface ConnectionSettings {
@@ -14,6 +17,8 @@ export interface ConnectionSettings {
    * each transaction sets its own ({@link transactionTimeouts}).
    */
   timeoutsIn?: 'session' | 'transaction';
+  /** The `pg` module TypeORM uses (`ConnectionPool.driver`, which knows its pool); `pg` itself by default. */
+  driver?: typeof pg;
 }
 
 /** How long a transaction may wait for its client (a slow reader, say) before it is ended. */
@@ -27,13 +32,16 @@ export function transactionTimeouts(statementTimeoutMs: number): string {
   );
 }
 
-/** The one definition of how this service talks to PostgreSQL, for the app and the CLI alike. */
+/**
+ * The one definition of how this service talks to PostgreSQL, for the app, the start-up's
+ * migrations and the TypeORM CLI alike.
+ */
 export function typeOrmOptions(settings: ConnectionSettings): DataSourceOptions {
   return {
     type: 'postgres',
     url: settings.url,
-    // No entities: every table is reached through its repository's SQL (see the repositories).
-    entities: [],
+    driver: settings.driver,
+    entities,
     migrations,
     migrationsTableName: 'tributary_migrations',
     migrationsTransactionMode: 'each',
@@ -45,7 +53,7 @@ export function typeOrmOptions(settings: ConnectionSettings): DataSourceOptions 
       application_name: 'tributary',
       connectionTimeoutMillis: settings.connectTimeoutMs,
       ...(settings.timeoutsIn === 'transaction'
-        ? {}
+        ? { Client: transactionLimitedClient(transactionTimeouts(settings.statementTimeoutMs)) }
         : {
             statement_timeout: settings.statementTimeoutMs,
             idle_in_transaction_session_timeout: idleInTransactionMs(settings.statementTimeoutMs),

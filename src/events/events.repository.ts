@@ -1,23 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { escapeLiteral } from 'pg';
+import type { EntityManager } from 'typeorm';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import { ChangeEventEntity } from './change-event.entity';
+import { ChangeFeedEntity } from './change-feed.entity';
 import type { NewEvent, StoredEvent } from './change-event';
 import type { FeedBounds } from './feed-position';
 
 /** The channel a commit that wrote events notifies: a wake-up only, it carries nothing. */
 export const FEED_CHANNEL = 'tributary_change_feed';
 
-interface EventRow {
-  id: string;
-  scope_name: string;
-  resource: string;
-  body: string;
-}
+/** The largest id PostgreSQL's `bigint` holds: "no event younger than that" reads as this. */
+const MAX_BIGINT = '9223372036854775807';
 
-const toEvent = (row: EventRow): StoredEvent => ({
+const toEvent = (row: ChangeEventEntity): StoredEvent => ({
   id: BigInt(row.id),
-  scopeName: row.scope_name,
+  scopeName: row.scopeName,
   resource: row.resource,
   body: row.body,
 });
@@ -29,72 +27,78 @@ export interface FeedRead {
   through: bigint;
 }
 
-/** The statement that appends `events` (values as literals: it is sent with COMMIT). */
-function appendStatement(events: NewEvent[]): string {
-  const values = events
-    .map(
-      (e, i) =>
-        `(${i + 1}, ${escapeLiteral(e.scopeName)}, ${escapeLiteral(e.resource)}, ${escapeLiteral(e.body)})`,
-    )
-    .join(', ');
-  return `WITH next AS (UPDATE change_feed SET last_id = last_id + ${events.length} RETURNING last_id),
-            wake AS (SELECT pg_notify('${FEED_CHANNEL}', ''))
-       INSERT INTO change_events (id, scope_name, resource, body)
-       SELECT next.last_id - ${events.length} + e.n, e.scope_name, e.resource, e.body
-         FROM next, wake, (VALUES ${values}) AS e(n, scope_name, resource, body)`;
-}
-
 /** Every statement of the tables `change_feed` and `change_events`. */
 @Injectable()
 export class EventsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  /**
-   * Writes a transaction's events with the next ids and wakes the listeners (NOTIFY is sent at
-   * commit): the statement goes with the COMMIT, in its round trip. The UPDATE's row lock, which
-   * orders the ids, is held from there to the commit.
-   */
-  appendAtCommit(events: NewEvent[]): void {
-    const tx = this.db.tx;
-    if (!tx.withCommit) throw new Error('events are appended inside their transaction');
-    tx.withCommit(() => appendStatement(events));
+  private get events() {
+    return this.db.tx.getRepository(ChangeEventEntity);
+  }
+
+  private get feed() {
+    return this.db.tx.getRepository(ChangeFeedEntity);
   }
 
   /**
-   * At most `take` events after `after` (of one scope when given), in id order, read in one
-   * snapshot with the newest id of that snapshot.
+   * Writes a transaction's events with the next ids and wakes the listeners (NOTIFY is sent at
+   * commit), in the transaction of `manager`, as its last statement before COMMIT: the UPDATE's
+   * row lock, which orders the ids, is held from there to the commit. One statement through
+   * `query`, as the feed's counter, the insert that reads it and the NOTIFY must be one round
+   * trip under that lock, which the repository API would make three.
+   */
+  async append(manager: EntityManager, events: NewEvent[]): Promise<void> {
+    await manager.query(
+      `WITH next AS (UPDATE change_feed SET last_id = last_id + $1 RETURNING last_id),
+            wake AS (SELECT pg_notify($2, ''))
+       INSERT INTO change_events (id, scope_name, resource, body)
+       SELECT next.last_id - $1 + e.n, e.scope_name, e.resource, e.body
+         FROM next, wake,
+              unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS e (scope_name, resource, body, n)`,
+      [
+        events.length,
+        FEED_CHANNEL,
+        events.map((e) => e.scopeName),
+        events.map((e) => e.resource),
+        events.map((e) => e.body),
+      ],
+    );
+  }
+
+  /**
+   * At most `take` events after `after` (of one scope when given), in id order. The newest id
+   * is read first: every event up to it has committed (ids are taken at commit, one transaction
+   * at a time), so the events read next include all of them, and a read that found fewer than
+   * `take` covered the feed at least up to it.
    */
   async after(after: bigint, scope: string | undefined, take: number): Promise<FeedRead> {
-    const rows = await this.db.tx.query<Array<EventRow & { newest: string }>>(
-      `SELECT f.last_id AS newest, e.id, e.scope_name, e.resource, e.body
-         FROM change_feed f
-         LEFT JOIN LATERAL (
-           SELECT id, scope_name, resource, body FROM change_events
-            WHERE id > $1 AND ($2::text IS NULL OR scope_name = $2)
-            ORDER BY id LIMIT $3) e ON true`,
-      [String(after), scope ?? null, take],
-    );
-    const events = rows.filter((row) => row.id !== null).map(toEvent);
-    const newest = BigInt(rows[0].newest);
-    const through = events.length === take ? events[events.length - 1].id : newest;
+    const newest = await this.newest();
+    const query = this.events
+      .createQueryBuilder('e')
+      .select(['e.id', 'e.scopeName', 'e.resource', 'e.body'])
+      .where('e.id > :after', { after: String(after) });
+    if (scope !== undefined) query.andWhere('e.scopeName = :scope', { scope });
+    const events = (await query.orderBy('e.id').limit(take).getMany()).map(toEvent);
+    const last = events.at(-1)?.id ?? after;
+    const through = events.length === take || last > newest ? last : newest;
     return { events, through: through > after ? through : after };
   }
 
   /** The oldest event kept (newest + 1 when none is) and the newest. */
   async bounds(): Promise<FeedBounds> {
-    const [row] = await this.db.tx.query<Array<{ oldest: string | null; newest: string }>>(
-      `SELECT (SELECT min(id) FROM change_events) AS oldest, last_id AS newest FROM change_feed`,
-    );
-    const newest = BigInt(row.newest);
-    return { oldest: row.oldest === null ? newest + 1n : BigInt(row.oldest), newest };
+    const newest = await this.newest();
+    const row = await this.events
+      .createQueryBuilder('e')
+      .select('min(e.id)', 'oldest')
+      .getRawOne<{ oldest: string | null }>();
+    const oldest = row?.oldest ?? null;
+    return { oldest: oldest === null ? newest + 1n : BigInt(oldest), newest };
   }
 
   /** The newest id. */
   async newest(): Promise<bigint> {
-    const [row] = await this.db.tx.query<Array<{ last_id: string }>>(
-      `SELECT last_id FROM change_feed`,
-    );
-    return BigInt(row.last_id);
+    const [row] = await this.feed.find({ select: { lastId: true } });
+    return BigInt(row.lastId);
   }
 
   /**
@@ -104,16 +108,22 @@ export class EventsRepository {
    * @returns how many were deleted.
    */
   async deleteExpired(hours: number, limit: number): Promise<number> {
-    const rows = await this.db.tx.query<unknown[]>(
-      `DELETE FROM change_events WHERE id IN (
-         SELECT id FROM change_events
-          WHERE id < COALESCE(
-                  (SELECT min(id) FROM change_events WHERE at >= now() - make_interval(hours => $1)),
-                  9223372036854775807)
-          ORDER BY id LIMIT $2)
-       RETURNING 1`,
-      [hours, limit],
-    );
-    return rows.length;
+    const youngest = this.events
+      .createQueryBuilder('young')
+      .select('min(young.id)')
+      .where('young.at >= now() - make_interval(hours => :hours)');
+    const oldest = this.events
+      .createQueryBuilder('old')
+      .select('old.id')
+      .where(`old.id < COALESCE((${youngest.getQuery()}), :max)`)
+      .orderBy('old.id')
+      .limit(limit);
+    const result = await this.events
+      .createQueryBuilder()
+      .delete()
+      .where(`id IN (${oldest.getQuery()})`)
+      .setParameters({ hours, max: MAX_BIGINT })
+      .execute();
+    return result.affected ?? 0;
   }
 }

@@ -79,6 +79,11 @@ export class EventsService implements OnModuleDestroy {
     return this.streams.size;
   }
 
+  /** How many long polls wait on this instance now, having found nothing to answer yet. */
+  get waitingLongPolls(): number {
+    return this.waiting.size;
+  }
+
   /** Ends every stream and answers every long poll: the service stops. */
   onModuleDestroy(): void {
     this.stopping = true;

@@ -12,14 +12,25 @@ import type { EventLoopIndicator } from './indicators/event-loop.indicator';
 
 const up = (key: string) => ({ [key]: { status: 'up' as const } });
 
+/** A database check that waits until it is released, and what it answered once it was. */
+interface HeldCheck {
+  release(): void;
+  answered: Promise<unknown>;
+}
+
 /** The service over indicators that count their checks; the database answers when released. */
 function service(cacheMs: number) {
   const checks = { database: 0, migrations: 0, memory: 0, disk: 0, eventLoop: 0 };
-  const waiting: Array<() => void> = [];
+  const waiting: HeldCheck[] = [];
   const database = {
     ping: () => {
       checks.database++;
-      return new Promise((resolve) => waiting.push(() => resolve(up('database'))));
+      let release = () => {};
+      const answered = new Promise((resolve) => {
+        release = () => resolve(up('database'));
+      });
+      waiting.push({ release, answered });
+      return answered;
     },
     migrations: () => (checks.migrations++, up('migrations')),
   } as unknown as DatabaseIndicator;
@@ -42,10 +53,21 @@ function service(cacheMs: number) {
     shutdown as GracefulShutdown,
     { enabled: false } as OidcIssuer,
   );
-  const releaseDatabase = async () => {
-    // The checks start on the next turns; the database answers once they are all waiting.
-    while (waiting.length === 0) await new Promise(setImmediate);
-    waiting.splice(0).forEach((resolve) => resolve());
+  /**
+   * Answers the database checks once `count` of them wait (the probes may start them on later
+   * turns), and returns when they have answered. More or fewer checks than `count` fail the
+   * test, naming how many there were.
+   */
+  const releaseDatabase = async (count: number) => {
+    for (let turn = 0; waiting.length < count && turn < 1000; turn++) {
+      await new Promise(setImmediate);
+    }
+    if (waiting.length !== count) {
+      throw new Error(`${waiting.length} database checks wait, not ${count}`);
+    }
+    const released = waiting.splice(0);
+    for (const check of released) check.release();
+    await Promise.all(released.map((check) => check.answered));
   };
   return { health, checks, shutdown, releaseDatabase };
 }
@@ -60,7 +82,7 @@ describe('HealthService', () => {
         () => health.health(['memory', 'heap']),
       ][i % 3](),
     );
-    await releaseDatabase();
+    await releaseDatabase(1);
     const answers = await Promise.all(probes);
     expect(answers[0]).toMatchObject({ name: 'tributary', status: 'UP', readiness: true });
     expect(answers[1]).toMatchObject({ name: 'database', status: 'UP' });
@@ -83,18 +105,18 @@ describe('HealthService', () => {
   it('turns DOWN at once when a shutdown begins, whatever the window', async () => {
     const { health, shutdown, releaseDatabase } = service(60_000);
     const first = health.health();
-    await releaseDatabase();
+    await releaseDatabase(1);
     expect((await first).status).toBe('UP');
     shutdown.draining = true;
     const second = health.health();
-    await releaseDatabase();
+    await releaseDatabase(1);
     expect(await second).toMatchObject({ status: 'DOWN', details: { state: 'draining' } });
   });
 
   it('checks on every probe with a window of 0', async () => {
     const { health, checks, releaseDatabase } = service(0);
     const probes = Array.from({ length: 5 }, () => health.health());
-    await releaseDatabase();
+    await releaseDatabase(5);
     await Promise.all(probes);
     expect(checks.database).toBe(5);
   });
@@ -102,7 +124,7 @@ describe('HealthService', () => {
   it('refuses an unknown contributor', async () => {
     const { health, releaseDatabase } = service(60_000);
     const probe = health.health(['nothing']);
-    await releaseDatabase();
+    await releaseDatabase(1);
     await expect(probe).rejects.toBeInstanceOf(HealthContributorNotFoundError);
   });
 
@@ -116,7 +138,7 @@ describe('HealthService', () => {
       health.healthFor(UNAUTHENTICATED_PRINCIPAL),
       health.healthFor(as('prn::*,READ'), ['memory']),
     ]);
-    await releaseDatabase();
+    await releaseDatabase(1);
     const [authOff, admin, reader, anonymous, memory] = await views;
     expect(authOff.details).toMatchObject({ state: 'serving' });
     expect(admin.details).toMatchObject({ state: 'serving' });

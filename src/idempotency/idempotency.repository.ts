@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import { IdempotencyRecordEntity } from './idempotency-record.entity';
 
 /** What makes a request a retry of another: its key and principal, and what it asked. */
 export interface KeyedRequest {
@@ -27,19 +28,14 @@ export interface StoredRecord extends StoredAnswer {
   bodyDigest: string;
 }
 
-interface RecordRow {
-  method: string;
-  path: string;
-  body_digest: string;
-  status: number;
-  body: string | null;
-  headers: Record<string, string>;
-}
-
 /** Every statement of the idempotency_records table; each joins the current transaction. */
 @Injectable()
 export class IdempotencyRepository {
   constructor(@InjectDb() private readonly db: Db) {}
+
+  private get records() {
+    return this.db.tx.getRepository(IdempotencyRecordEntity);
+  }
 
   /**
    * Takes the key for this request, with its answer when it is already known, unless a live
@@ -54,56 +50,42 @@ export class IdempotencyRepository {
     ttlHours: number,
     answer: StoredAnswer | null = null,
   ): Promise<boolean> {
-    const rows = await this.db.tx.query<unknown[]>(
-      `INSERT INTO idempotency_records AS kept
-              (principal, key, method, path, body_digest, status, body, headers)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (principal, key) DO UPDATE
-          SET method = EXCLUDED.method, path = EXCLUDED.path,
-              body_digest = EXCLUDED.body_digest, created_at = now(),
-              status = EXCLUDED.status, body = EXCLUDED.body, headers = EXCLUDED.headers
-        WHERE kept.created_at < now() - make_interval(hours => $9)
-       RETURNING 1`,
-      [
-        request.principal,
-        request.key,
-        request.method,
-        request.path,
-        request.bodyDigest,
-        answer?.status ?? null,
-        answer?.body ?? null,
-        JSON.stringify(answer?.headers ?? {}),
-        ttlHours,
-      ],
-    );
-    return rows.length > 0;
+    const claimed = await this.records
+      .createQueryBuilder('kept')
+      .insert()
+      .values({
+        ...request,
+        status: answer?.status ?? null,
+        body: answer?.body ?? null,
+        headers: answer?.headers ?? {},
+      })
+      .orUpdate(
+        ['method', 'path', 'body_digest', 'created_at', 'status', 'body', 'headers'],
+        ['principal', 'key'],
+        {
+          overwriteCondition: {
+            where: 'kept.created_at < now() - make_interval(hours => :ttlHours)',
+            parameters: { ttlHours },
+          },
+        },
+      )
+      .returning('key')
+      .updateEntity(false)
+      .execute();
+    return (claimed.raw as unknown[]).length > 0;
   }
 
   /** The entry {@link claim} found live (and locked). */
   async findLocked(principal: string, key: string): Promise<StoredRecord | undefined> {
-    const [row] = await this.db.tx.query<RecordRow[]>(
-      `SELECT method, path, body_digest, status, body, headers
-         FROM idempotency_records WHERE principal = $1 AND key = $2`,
-      [principal, key],
-    );
-    if (!row) return undefined;
-    return {
-      method: row.method,
-      path: row.path,
-      bodyDigest: row.body_digest,
-      status: row.status,
-      body: row.body,
-      headers: row.headers,
-    };
+    const record = await this.records.findOneBy({ principal, key });
+    if (!record) return undefined;
+    const { method, path, bodyDigest, status, body, headers } = record;
+    return { method, path, bodyDigest, status: status!, body, headers };
   }
 
   /** Writes the answer of the request that took the key, in that request's transaction. */
   async complete(principal: string, key: string, answer: StoredAnswer): Promise<void> {
-    await this.db.tx.query(
-      `UPDATE idempotency_records SET status = $3, body = $4, headers = $5
-        WHERE principal = $1 AND key = $2`,
-      [principal, key, answer.status, answer.body, JSON.stringify(answer.headers)],
-    );
+    await this.records.update({ principal, key }, answer);
   }
 
   /**
@@ -113,18 +95,20 @@ export class IdempotencyRepository {
    * @returns how many were deleted.
    */
   async deleteExpired(ttlHours: number, limit: number): Promise<number> {
-    const [{ deleted }] = await this.db.tx.query<Array<{ deleted: number }>>(
-      `WITH gone AS (
-         DELETE FROM idempotency_records
-          WHERE ctid IN (SELECT ctid FROM idempotency_records
-                          WHERE created_at < now() - make_interval(hours => $1)
-                          ORDER BY created_at
-                          LIMIT $2
-                          FOR UPDATE SKIP LOCKED)
-         RETURNING 1)
-       SELECT count(*)::int AS deleted FROM gone`,
-      [ttlHours, limit],
-    );
-    return deleted;
+    const expired = this.records
+      .createQueryBuilder('r')
+      .select('r.ctid')
+      .where('r.createdAt < now() - make_interval(hours => :ttlHours)', { ttlHours })
+      .orderBy('r.createdAt')
+      .limit(limit)
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked');
+    const deleted = await this.records
+      .createQueryBuilder()
+      .delete()
+      .where(`ctid IN (${expired.getQuery()})`)
+      .setParameters(expired.getParameters())
+      .execute();
+    return deleted.affected ?? 0;
   }
 }

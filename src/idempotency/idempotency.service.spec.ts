@@ -20,7 +20,10 @@ const REQUEST: KeyedRequest = {
 const CREATED: StoredAnswer = { status: 201, body: '{"scopeName":"s"}', headers: {} };
 const NOT_FOUND: StoredAnswer = { status: 404, body: '{"code":"X"}', headers: {} };
 
-/** A repository that holds `kept` for the key (or nothing), and records what it is asked. */
+/**
+ * A repository that holds `kept` for the key (or nothing). `written` is what it wrote that
+ * committed: a claim that took the key, an answer completed.
+ */
 function setUp(
   kept?: StoredRecord,
   {
@@ -29,23 +32,26 @@ function setUp(
     keepFails,
   }: { claimFails?: Error; completeFails?: Error; keepFails?: Error } = {},
 ) {
-  const calls: string[] = [];
+  const db = fakeDb();
+  const written = db.journal<string>();
   const records = {
     claim: (_request: KeyedRequest, ttl: number, answer: StoredAnswer | null = null) => {
-      calls.push(`claim ttl=${ttl} status=${answer?.status ?? null}`);
       if (claimFails) return Promise.reject(claimFails);
       if (keepFails && answer) return Promise.reject(keepFails);
-      return Promise.resolve(kept === undefined);
+      // The key is taken only when no live entry holds it.
+      const taken = kept === undefined;
+      if (taken) written.push(`claim ttl=${ttl} status=${answer?.status ?? null}`);
+      return Promise.resolve(taken);
     },
     findLocked: () => Promise.resolve(kept),
     complete: (_p: string, _k: string, answer: StoredAnswer) => {
-      calls.push(`complete status=${answer.status}`);
-      return completeFails ? Promise.reject(completeFails) : Promise.resolve();
+      if (completeFails) return Promise.reject(completeFails);
+      written.push(`complete status=${answer.status}`);
+      return Promise.resolve();
     },
   } as unknown as IdempotencyRepository;
-  const db = fakeDb();
   const service = new IdempotencyService(db, records, loadConfig({ IDEMPOTENCY_TTL_HOURS: '6' }));
-  return { service, calls, db };
+  return { service, written, db };
 }
 
 const handlerOf = (outcome: Handled | Error, failure?: StoredAnswer) => {
@@ -62,21 +68,21 @@ const handlerOf = (outcome: Handled | Error, failure?: StoredAnswer) => {
 
 describe('IdempotencyService', () => {
   it('runs the first request and keeps its answer in the same transaction', async () => {
-    const { service, calls, db } = setUp();
+    const { service, written, db } = setUp();
     const { handler } = handlerOf({ value: { scopeName: 's' }, answer: CREATED });
     expect(await service.serve(REQUEST, handler)).toEqual({ handled: { scopeName: 's' } });
-    expect(calls).toEqual(['claim ttl=6 status=null', 'complete status=201']);
-    expect(db.transactions).toBe(1);
+    expect(written).toEqual(['claim ttl=6 status=null', 'complete status=201']);
+    expect(db.transactions).toEqual(['committed']);
   });
 
-  it('gives the kept answer of the same request without running it', async () => {
-    const { service, calls } = setUp({ ...REQUEST, ...CREATED });
+  it('gives the kept answer of the same request without running it, writing nothing', async () => {
+    const { service, written } = setUp({ ...REQUEST, ...CREATED });
     const { handler, ran } = handlerOf({ value: 'unused', answer: CREATED });
     expect(await service.serve(REQUEST, handler)).toEqual({
       replayed: { ...REQUEST, ...CREATED },
     });
     expect(ran).toEqual([]);
-    expect(calls).toEqual(['claim ttl=6 status=null']);
+    expect(written).toEqual([]);
   });
 
   it.each([
@@ -101,35 +107,38 @@ describe('IdempotencyService', () => {
   });
 
   it('keeps a failure of the handler after its rollback, in a transaction of its own', async () => {
-    const { service, calls, db } = setUp();
+    const { service, written, db } = setUp();
     const error = InvalidRequestError.of('f', 'bad');
     const { handler } = handlerOf(error, NOT_FOUND);
     await expect(service.serve(REQUEST, handler)).rejects.toBe(error);
-    expect(calls).toEqual(['claim ttl=6 status=null', 'claim ttl=6 status=404']);
-    expect(db.transactions).toBe(2);
+    expect(written).toEqual(['claim ttl=6 status=404']);
+    expect(db.transactions).toEqual(['rolled back', 'committed']);
   });
 
   it('keeps no failure the handler does not want kept (5xx and refusals)', async () => {
-    const { service, calls } = setUp();
+    const { service, written, db } = setUp();
     const error = new Error('bug');
     const { handler } = handlerOf(error, undefined);
     await expect(service.serve(REQUEST, handler)).rejects.toBe(error);
-    expect(calls).toEqual(['claim ttl=6 status=null']);
+    expect(written).toEqual([]);
+    expect(db.transactions).toEqual(['rolled back']);
   });
 
   it('keeps nothing when the answer cannot be written: the change fails with it', async () => {
     const failure = new Error('cannot write');
-    const { service, calls } = setUp(undefined, { completeFails: failure });
+    const { service, written, db } = setUp(undefined, { completeFails: failure });
     const { handler } = handlerOf({ value: 'v', answer: CREATED }, NOT_FOUND);
     await expect(service.serve(REQUEST, handler)).rejects.toBe(failure);
-    expect(calls).toEqual(['claim ttl=6 status=null', 'complete status=201']);
+    expect(written).toEqual([]);
+    expect(db.transactions).toEqual(['rolled back']);
   });
 
   it('still answers the failure when keeping it fails', async () => {
-    const { service, calls } = setUp(undefined, { keepFails: new Error('cannot keep') });
+    const { service, written, db } = setUp(undefined, { keepFails: new Error('cannot keep') });
     const error = InvalidRequestError.of('f', 'bad');
     const { handler } = handlerOf(error, NOT_FOUND);
     await expect(service.serve(REQUEST, handler)).rejects.toBe(error);
-    expect(calls).toEqual(['claim ttl=6 status=null', 'claim ttl=6 status=404']);
+    expect(written).toEqual([]);
+    expect(db.transactions).toEqual(['rolled back', 'rolled back']);
   });
 });

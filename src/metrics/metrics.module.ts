@@ -1,4 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DatabaseServerModule } from '../database/database.module';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
@@ -12,6 +13,7 @@ export class MetricsModule {
   static forRoot(enabled: boolean): DynamicModule {
     return {
       module: MetricsModule,
+      imports: [DatabaseServerModule],
       controllers: enabled ? [MetricsController] : [],
       providers: [MetricsService],
       exports: [MetricsService],

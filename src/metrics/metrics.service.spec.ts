@@ -1,13 +1,12 @@
-import { DataSource } from 'typeorm';
+import { once } from 'node:events';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { loadConfig } from '../config/app-config';
+import { ConnectionPool } from '../database/connection-pool';
 import { MetricsService } from './metrics.service';
 
-const pool = { totalCount: 3, idleCount: 2, waitingCount: 1 };
-const dataSource = (master?: object) => ({ driver: { master } }) as unknown as DataSource;
-
-/** `master` is the pg pool behind TypeORM's driver; `null`: none (the data source is closed). */
-const metricsWith = (env: NodeJS.ProcessEnv = {}, master: object | null = pool) =>
-  new MetricsService(loadConfig({ DB_POOL_SIZE: '7', ...env }), dataSource(master ?? undefined));
+/** Metrics over `connections` (a pool that TypeORM has not opened yet, by default). */
+const metricsWith = (env: NodeJS.ProcessEnv = {}, connections = new ConnectionPool()) =>
+  new MetricsService(loadConfig({ DB_POOL_SIZE: '7', ...env }), connections);
 
 async function valueOf(
   metrics: MetricsService,
@@ -68,20 +67,42 @@ describe('MetricsService', () => {
     );
   });
 
-  it('reads the pool at each scrape', async () => {
-    const live = { ...pool };
-    const metrics = metricsWith({}, live);
-    expect(await valueOf(metrics, 'tributary_db_pool_connections')).toBe(3);
-    live.totalCount = 5;
-    live.waitingCount = 4;
-    expect(await valueOf(metrics, 'tributary_db_pool_connections')).toBe(5);
-    expect(await valueOf(metrics, 'tributary_db_pool_idle_connections')).toBe(2);
-    expect(await valueOf(metrics, 'tributary_db_pool_waiting_requests')).toBe(4);
-    expect(await valueOf(metrics, 'tributary_db_pool_max_connections')).toBe(7);
+  it('reads the pool at each scrape: a real `pg` pool, made as TypeORM makes it', async () => {
+    // A server that takes connections and never answers: the pool's first connection stays
+    // opening, and the next request for one waits.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const connections = new ConnectionPool();
+    const metrics = metricsWith({}, connections);
+    expect(await valueOf(metrics, 'tributary_db_pool_connections')).toBe(0);
+    const pool = new connections.driver.Pool({
+      host: '127.0.0.1',
+      port: (silent.address() as AddressInfo).port,
+      max: 1,
+      connectionTimeoutMillis: 10_000,
+    });
+    const attempts = [pool.connect(), pool.connect()].map((attempt) =>
+      attempt.then(
+        () => 'connected',
+        () => 'refused',
+      ),
+    );
+    try {
+      expect(await valueOf(metrics, 'tributary_db_pool_connections')).toBe(1);
+      expect(await valueOf(metrics, 'tributary_db_pool_idle_connections')).toBe(0);
+      expect(await valueOf(metrics, 'tributary_db_pool_waiting_requests')).toBe(1);
+      expect(await valueOf(metrics, 'tributary_db_pool_max_connections')).toBe(7);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      silent.close();
+      expect(await Promise.all(attempts)).toEqual(['refused', 'refused']);
+    }
   });
 
-  it('reports an empty pool when the data source has none (closed)', async () => {
-    expect(await valueOf(metricsWith({}, null), 'tributary_db_pool_connections')).toBe(0);
+  it('reports an empty pool before the data source opened one', async () => {
+    expect(await valueOf(metricsWith(), 'tributary_db_pool_connections')).toBe(0);
   });
 
   it('adds the process metrics, in a registry of its own per instance', async () => {

@@ -1,8 +1,8 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { ConnectionPool } from '../database/connection-pool';
 
 /** Why a request failed authentication or authorization (a closed set: it labels a metric). */
 export type AuthFailureReason =
@@ -75,25 +75,25 @@ export class MetricsService implements OnModuleDestroy {
     registers: [this.registry],
   });
 
-  constructor(config: AppConfig, dataSource: DataSource) {
+  constructor(config: AppConfig, connections: ConnectionPool) {
     if (!config.METRICS_ENABLED) return;
     collectDefaultMetrics({ register: this.registry });
     this.poolGauge(
       'tributary_db_pool_connections',
       'Connections open in the pool',
-      dataSource,
+      connections,
       (pool) => pool.totalCount,
     );
     this.poolGauge(
       'tributary_db_pool_idle_connections',
       'Connections open in the pool and idle',
-      dataSource,
+      connections,
       (pool) => pool.idleCount,
     );
     this.poolGauge(
       'tributary_db_pool_waiting_requests',
       'Queries waiting for a connection of the pool',
-      dataSource,
+      connections,
       (pool) => pool.waitingCount,
     );
     new Gauge({
@@ -152,11 +152,11 @@ export class MetricsService implements OnModuleDestroy {
     this.registry.clear();
   }
 
-  /** A gauge read from the pg pool behind TypeORM at each scrape (0 while there is none). */
+  /** A gauge read from the `pg` pool TypeORM opened, at each scrape (0 while there is none). */
   private poolGauge(
     name: string,
     help: string,
-    dataSource: DataSource,
+    connections: ConnectionPool,
     read: (pool: PoolCounts) => number,
   ): void {
     new Gauge({
@@ -164,7 +164,7 @@ export class MetricsService implements OnModuleDestroy {
       help,
       registers: [this.registry],
       collect() {
-        const pool = (dataSource.driver as { master?: PoolCounts }).master;
+        const pool = connections.pool;
         this.set(pool ? read(pool) : 0);
       },
     });

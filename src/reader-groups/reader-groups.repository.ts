@@ -1,14 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { Keyset, keysetClauses } from '../database/keyset';
+import type { SelectQueryBuilder } from 'typeorm';
+import type { ResourceVersion } from '../conditional/resource-version';
+import { createdMicros, RETURNING_VERSION, versionOf } from '../database/column-transformers';
 import { translateViolations } from '../database/constraint-violations';
+import { byKeyset, Keyset } from '../database/keyset';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { versionColumns } from '../database/version-columns';
-import type { ResourceVersion } from '../conditional/resource-version';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
 import type { ReaderGroupRecord, ScopedReaderGroup } from './reader-group';
+import { ReaderGroupReaderEntity } from './reader-group-reader.entity';
+import { ReaderGroupStreamEntity } from './reader-group-stream.entity';
+import { ReaderGroupEntity } from './reader-group.entity';
 import { ReaderGroupExistsError, ReaderGroupNotFoundError } from './reader-group.errors';
 import type { StreamRef } from './stream-ref';
+
+/** A group as read with its lists: its version and its scoped names, as text. */
+interface GroupRow extends ResourceVersion {
+  scopeName: string;
+  name: string;
+  streams: string[];
+  readers: string[];
+}
 
 /**
  * Every statement of the reader-groups aggregate: groups, their stream lists and their readers.
@@ -18,6 +30,18 @@ import type { StreamRef } from './stream-ref';
 export class ReaderGroupsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
+  private get groups() {
+    return this.db.tx.getRepository(ReaderGroupEntity);
+  }
+
+  private get streamLists() {
+    return this.db.tx.getRepository(ReaderGroupStreamEntity);
+  }
+
+  private get readers() {
+    return this.db.tx.getRepository(ReaderGroupReaderEntity);
+  }
+
   /** Creates the group; the version of the new group. */
   insert(scope: string, group: string): Promise<ResourceVersion> {
     return translateViolations(
@@ -26,134 +50,159 @@ export class ReaderGroupsRepository {
         foreignKey: () => new ScopeNotFoundError(scope),
       },
       async () => {
-        const [row] = await this.db.tx.query<ResourceVersion[]>(
-          `INSERT INTO reader_groups (scope_name, name) VALUES ($1, $2)
-           RETURNING ${versionColumns()}`,
-          [scope, group],
-        );
-        return row;
+        const inserted = await this.groups
+          .createQueryBuilder()
+          .insert()
+          .values({ scopeName: scope, name: group })
+          .returning(RETURNING_VERSION)
+          .updateEntity(false)
+          .execute();
+        return (inserted.raw as ResourceVersion[])[0];
       },
     );
   }
 
   /** The group's version, its row locked until the transaction ends; undefined when missing. */
   async lockVersion(scope: string, group: string): Promise<ResourceVersion | undefined> {
-    const [row] = await this.db.tx.query<ResourceVersion[]>(
-      `SELECT ${versionColumns()} FROM reader_groups WHERE scope_name = $1 AND name = $2
-       FOR UPDATE`,
-      [scope, group],
-    );
-    return row;
+    const found = await this.groups.findOne({
+      where: { scopeName: scope, name: group },
+      lock: { mode: 'pessimistic_write' },
+    });
+    return found ? versionOf(found) : undefined;
   }
 
-  /** Stores the group's stream list, in order. */
+  /** Stores the group's stream list, in order, in one statement. */
   async insertStreams(scope: string, group: string, refs: StreamRef[]): Promise<void> {
-    await this.db.tx.query(
-      `INSERT INTO reader_group_streams (scope_name, reader_group, position, stream_scope, stream_name)
-       SELECT $1, $2, r.position - 1, r.stream_scope, r.stream_name
-         FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS r (stream_scope, stream_name, position)`,
-      [scope, group, refs.map((r) => r.scope), refs.map((r) => r.stream)],
-    );
+    await this.streamLists
+      .createQueryBuilder()
+      .insert()
+      .values(
+        refs.map((ref, position) => ({
+          scopeName: scope,
+          readerGroup: group,
+          position,
+          streamScope: ref.scope,
+          streamName: ref.stream,
+        })),
+      )
+      .updateEntity(false)
+      .execute();
   }
 
   /** Names in order, a batch or a page after a name (one range scan of the key). */
   async names(scope: string, keyset: Keyset<string>): Promise<string[]> {
-    const params: unknown[] = [scope];
-    const { after, orderAndLimit } = keysetClauses(params, keyset);
-    const rows = await this.db.tx.query<{ name: string }[]>(
-      `SELECT name FROM reader_groups WHERE scope_name = $1 AND ${after} ${orderAndLimit}`,
-      params,
-    );
+    const query = this.groups
+      .createQueryBuilder('g')
+      .select('g.name', 'name')
+      .where('g.scopeName = :scope', { scope });
+    const rows = await byKeyset(query, 'g.name', keyset).getRawMany<{ name: string }>();
     return rows.map((row) => row.name);
   }
 
   /** The groups that read a stream, by scope and name. */
-  namesReading(scope: string, stream: string): Promise<{ scopeName: string; name: string }[]> {
-    return this.db.tx.query(
-      `SELECT scope_name AS "scopeName", reader_group AS name FROM reader_group_streams
-        WHERE stream_scope = $1 AND stream_name = $2 ORDER BY scope_name, reader_group`,
-      [scope, stream],
-    );
+  async namesReading(
+    scope: string,
+    stream: string,
+  ): Promise<{ scopeName: string; name: string }[]> {
+    const rows = await this.streamLists.find({
+      select: { scopeName: true, readerGroup: true },
+      where: { streamScope: scope, streamName: stream },
+      order: { scopeName: 'ASC', readerGroup: 'ASC' },
+    });
+    return rows.map((row) => ({ scopeName: row.scopeName, name: row.readerGroup }));
   }
 
   /** The group with its streams and its online readers, in one query. */
   async findOne(scope: string, group: string): Promise<ReaderGroupRecord | undefined> {
-    const [row] = await this.db.tx.query<(Omit<ReaderGroupRecord, 'revision'> & ResourceVersion)[]>(
-      `SELECT ${versionColumns('g')},
-             ARRAY(SELECT s.stream_scope || '/' || s.stream_name FROM reader_group_streams s
-                    WHERE s.scope_name = g.scope_name AND s.reader_group = g.name
-                    ORDER BY s.position) AS streams,
-             ARRAY(SELECT r.reader_id FROM reader_group_readers r
-                    WHERE r.scope_name = g.scope_name AND r.reader_group = g.name
-                    ORDER BY r.reader_id) AS readers
-           FROM reader_groups g WHERE g.scope_name = $1 AND g.name = $2`,
-      [scope, group],
-    );
+    const row = await this.withLists(true)
+      .where('g.scopeName = :scope AND g.name = :group', { scope, group })
+      .getRawOne<GroupRow>();
     if (!row) return undefined;
-    const { created, version, ...rest } = row;
-    return { ...rest, revision: { created, version } };
+    return { streams: row.streams, readers: row.readers, revision: versionOf(row) };
   }
 
   /** The groups of several scopes, by scope and name; with `lock`, unchangeable until the end. */
   async findIn(scopes: string[], lock: boolean): Promise<ScopedReaderGroup[]> {
-    const rows = await this.db.tx.query<(Omit<ScopedReaderGroup, 'revision'> & ResourceVersion)[]>(
-      `SELECT g.scope_name AS "scopeName", g.name, ${versionColumns('g')},
-             ARRAY(SELECT s.stream_scope || '/' || s.stream_name FROM reader_group_streams s
-                    WHERE s.scope_name = g.scope_name AND s.reader_group = g.name
-                    ORDER BY s.position) AS streams
-           FROM reader_groups g WHERE g.scope_name = ANY($1::text[])
-          ORDER BY g.scope_name, g.name${lock ? ' FOR NO KEY UPDATE OF g' : ''}`,
-      [scopes],
-    );
-    return rows.map(({ created, version, ...group }) => ({
-      ...group,
-      revision: { created, version },
+    const query = this.withLists(false)
+      .where('g.scopeName = ANY(:scopes)', { scopes })
+      .orderBy('g.scopeName')
+      .addOrderBy('g.name');
+    if (lock) query.setLock('for_no_key_update', undefined, ['g']);
+    const rows = await query.getRawMany<GroupRow>();
+    return rows.map((row) => ({
+      scopeName: row.scopeName,
+      name: row.name,
+      streams: row.streams,
+      revision: versionOf(row),
     }));
   }
 
   /** Deletes the group; its `_RG` stream, stream list and readers go with it. */
   async delete(scope: string, group: string): Promise<void> {
-    await this.db.tx.query(`DELETE FROM reader_groups WHERE scope_name = $1 AND name = $2`, [
-      scope,
-      group,
-    ]);
+    await this.groups.delete({ scopeName: scope, name: group });
   }
 
-  /** Whether the reader was not online before; if so, the group's version is bumped with it. */
+  /** Whether the reader was not online before; if so, the group's version is moved on. */
   addReader(scope: string, group: string, readerId: string): Promise<boolean> {
     return translateViolations(
       { foreignKey: () => new ReaderGroupNotFoundError(scope, group) },
-      () =>
-        this.readersChanged(
-          `INSERT INTO reader_group_readers (scope_name, reader_group, reader_id) VALUES ($1, $2, $3)
-         ON CONFLICT DO NOTHING RETURNING 1`,
-          [scope, group, readerId],
-        ),
+      async () => {
+        const added = await this.readers
+          .createQueryBuilder()
+          .insert()
+          .values({ scopeName: scope, readerGroup: group, readerId })
+          .orIgnore()
+          .returning('reader_id')
+          .updateEntity(false)
+          .execute();
+        return this.readersChanged(scope, group, (added.raw as unknown[]).length);
+      },
     );
   }
 
-  /** Whether the reader was online; if so, the group's version is bumped with it. */
-  removeReader(scope: string, group: string, readerId: string): Promise<boolean> {
-    return this.readersChanged(
-      `DELETE FROM reader_group_readers
-        WHERE scope_name = $1 AND reader_group = $2 AND reader_id = $3 RETURNING 1`,
-      [scope, group, readerId],
-    );
+  /** Whether the reader was online; if so, the group's version is moved on. */
+  async removeReader(scope: string, group: string, readerId: string): Promise<boolean> {
+    const removed = await this.readers.delete({ scopeName: scope, readerGroup: group, readerId });
+    return this.readersChanged(scope, group, removed.affected ?? 0);
+  }
+
+  /** Moves the group's version on when `changed` readers changed; whether any did. */
+  private async readersChanged(scope: string, group: string, changed: number): Promise<boolean> {
+    if (changed === 0) return false;
+    await this.groups.increment({ scopeName: scope, name: group }, 'version', 1);
+    return true;
   }
 
   /**
-   * Runs a write of the readers of group ($1, $2) that returns a row per changed reader, and
-   * in the same statement bumps the group's version when it changed any; whether it did.
+   * The groups aliased `g`, with their versions and stream lists (scoped names, in order) and,
+   * with `readers`, their online readers: `array_agg` subqueries, one statement whatever the
+   * lists' lengths.
    */
-  private async readersChanged(sql: string, params: unknown[]): Promise<boolean> {
-    const rows = await this.db.tx.query<unknown[]>(
-      `WITH changed AS (${sql}), bumped AS (
-         UPDATE reader_groups SET version = version + 1
-          WHERE scope_name = $1 AND name = $2 AND EXISTS (SELECT 1 FROM changed)
-          RETURNING 1)
-       SELECT 1 FROM bumped`,
-      params,
+  private withLists(readers: boolean): SelectQueryBuilder<ReaderGroupEntity> {
+    const query = this.groups
+      .createQueryBuilder('g')
+      .select('g.scopeName', 'scopeName')
+      .addSelect('g.name', 'name')
+      .addSelect('g.version::text', 'version')
+      .addSelect(createdMicros('g'), 'created')
+      .addSelect(
+        (list) =>
+          list
+            .select(
+              `coalesce(array_agg(s.stream_scope || '/' || s.stream_name ORDER BY s.position), '{}')`,
+            )
+            .from(ReaderGroupStreamEntity, 's')
+            .where('s.scope_name = g.scope_name AND s.reader_group = g.name'),
+        'streams',
+      );
+    if (!readers) return query;
+    return query.addSelect(
+      (list) =>
+        list
+          .select(`coalesce(array_agg(r.reader_id ORDER BY r.reader_id), '{}')`)
+          .from(ReaderGroupReaderEntity, 'r')
+          .where('r.scope_name = g.scope_name AND r.reader_group = g.name'),
+      'readers',
     );
-    return rows.length > 0;
   }
 }

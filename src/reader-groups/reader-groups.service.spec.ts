@@ -11,12 +11,16 @@ import type { Paginator } from '../pagination/paginator';
 
 const VERSION = { created: '1700000000000000', version: '1' };
 
-/** The service over repositories holding the streams `existing`, one group `g` and reader `r`. */
-
 /** These tests list nothing: paging is tested end to end. */
 const NO_PAGES = {} as Paginator;
+
+/**
+ * The service over repositories holding the streams `existing`, one group `g` and reader `r`.
+ * `calls` are the repositories' writes, and `audit` the audit rows, that committed.
+ */
 function setUp({ existing = ['s/a', 's/b', 'o/c'], scopeExists = true, groupExists = true } = {}) {
-  const calls: string[] = [];
+  const db = fakeDb();
+  const calls = db.journal<string>();
   const groups = {
     findOne: () => Promise.resolve({ streams: [], readers: [], revision: VERSION }),
     insert: (scope: string, group: string) => (
@@ -39,9 +43,8 @@ function setUp({ existing = ['s/a', 's/b', 'o/c'], scopeExists = true, groupExis
     ),
   } as unknown as StreamsService;
   const scopes = scopesWhere(scopeExists);
-  const audit = fakeAudit();
-  const db = fakeDb();
-  const changes = new AuditedChanges(db, audit, fakeFeed());
+  const audit = fakeAudit(db);
+  const changes = new AuditedChanges(db, audit, fakeFeed(db));
   return {
     service: new ReaderGroupsService(groups, streams, scopes, changes, NO_PAGES),
     calls,
@@ -67,7 +70,7 @@ describe('ReaderGroupsService', () => {
       etag: '"1700000000000000.1"',
     });
     expect(calls).toEqual(['group s/g', 'stream of group s/g', 'streams s/a,o/c,s/b']);
-    expect(db.transactions).toBe(1);
+    expect(db.transactions).toEqual(['committed']);
     expect(audit.entries).toEqual([
       {
         operation: 'createReaderGroup',
@@ -77,11 +80,13 @@ describe('ReaderGroupsService', () => {
     ]);
   });
 
-  it('names the first stream that does not exist, creating no stream', async () => {
-    const { service, calls } = setUp({ existing: ['s/a'] });
+  it('names the first stream that does not exist, creating nothing: no group, no stream', async () => {
+    const { service, calls, audit, db } = setUp({ existing: ['s/a'] });
     const refused = service.create(ACTOR, 's', { readerGroupName: 'g', streams: ['a', 'x', 'y'] });
     await expect(refused).rejects.toEqual(new StreamNotFoundError('s', 'x'));
-    expect(calls).toEqual(['group s/g']);
+    expect(calls).toEqual([]);
+    expect(audit.entries).toEqual([]);
+    expect(db.transactions).toEqual(['rolled back']);
   });
 
   it('refuses a reader id that is not a name before touching anything', async () => {
@@ -89,7 +94,7 @@ describe('ReaderGroupsService', () => {
     await expect(service.readerOnline(ACTOR, 's', 'g', '_bad')).rejects.toBeInstanceOf(
       InvalidRequestError,
     );
-    expect(db.transactions).toBe(0);
+    expect(db.transactions).toEqual([]);
   });
 
   it('audits a reader going offline, and says why one cannot', async () => {

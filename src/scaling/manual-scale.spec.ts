@@ -248,7 +248,7 @@ describe('overlappingRanges', () => {
       { keyStart: 'a', keyEnd: 1 },
       range(0.9, 0.8),
     ]);
-    expect([...found.entries()].sort()).toEqual([
+    expect([...found.entries()].sort(([a, b], [c, d]) => a - c || b - d)).toEqual([
       [0, 2],
       [1, 2],
       [2, 0],

@@ -1,49 +1,47 @@
 import { Injectable } from '@nestjs/common';
-import { Keyset, keysetClauses } from '../database/keyset';
+import { In } from 'typeorm';
+import type { ResourceVersion } from '../conditional/resource-version';
+import { RETURNING_VERSION, versionOf } from '../database/column-transformers';
 import { translateViolations } from '../database/constraint-violations';
+import { byKeyset, Keyset } from '../database/keyset';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { versionColumns } from '../database/version-columns';
-import type { ResourceVersion } from '../conditional/resource-version';
 import { ScopeExistsError, ScopeNotEmptyError } from './scope.errors';
+import { ScopeEntity } from './scope.entity';
 
 /** Every statement of the scopes table; each joins the current transaction, if any. */
 @Injectable()
 export class ScopesRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
-  async exists(name: string): Promise<boolean> {
-    const rows = await this.db.tx.query<unknown[]>('SELECT 1 FROM scopes WHERE name = $1', [name]);
-    return rows.length > 0;
+  private get scopes() {
+    return this.db.tx.getRepository(ScopeEntity);
+  }
+
+  exists(name: string): Promise<boolean> {
+    return this.scopes.existsBy({ name });
   }
 
   /** Names in order, a batch or a page after a name (one range scan of the key). */
   async names(keyset: Keyset<string>): Promise<string[]> {
-    const params: unknown[] = [];
-    const { after, orderAndLimit } = keysetClauses(params, keyset);
-    const rows = await this.db.tx.query<{ name: string }[]>(
-      `SELECT name FROM scopes WHERE ${after} ${orderAndLimit}`,
-      params,
-    );
+    const query = this.scopes.createQueryBuilder('s').select('s.name', 'name');
+    const rows = await byKeyset(query, 's.name', keyset).getRawMany<{ name: string }>();
     return rows.map((row) => row.name);
   }
 
   /** The scope's version, or undefined when there is no such scope. */
   async findVersion(name: string): Promise<ResourceVersion | undefined> {
-    const [row] = await this.db.tx.query<ResourceVersion[]>(
-      `SELECT ${versionColumns()} FROM scopes WHERE name = $1`,
-      [name],
-    );
-    return row;
+    const scope = await this.scopes.findOneBy({ name });
+    return scope ? versionOf(scope) : undefined;
   }
 
   /** Like {@link findVersion}, and locks the scope's row until the current transaction ends. */
   async lockVersion(name: string): Promise<ResourceVersion | undefined> {
-    const [row] = await this.db.tx.query<ResourceVersion[]>(
-      `SELECT ${versionColumns()} FROM scopes WHERE name = $1 FOR UPDATE`,
-      [name],
-    );
-    return row;
+    const scope = await this.scopes.findOne({
+      where: { name },
+      lock: { mode: 'pessimistic_write' },
+    });
+    return scope ? versionOf(scope) : undefined;
   }
 
   /**
@@ -51,29 +49,33 @@ export class ScopesRepository {
    * lock a scope this way take turns, while changes inside the scope go on.
    */
   async versions(names: string[], lock: boolean): Promise<Map<string, ResourceVersion>> {
-    const rows = await this.db.tx.query<(ResourceVersion & { name: string })[]>(
-      `SELECT name, ${versionColumns()} FROM scopes WHERE name = ANY($1::text[])
-        ORDER BY name${lock ? ' FOR NO KEY UPDATE' : ''}`,
-      [names],
-    );
-    return new Map(rows.map(({ name, created, version }) => [name, { created, version }]));
+    if (names.length === 0) return new Map();
+    const scopes = await this.scopes.find({
+      where: { name: In(names) },
+      order: { name: 'ASC' },
+      ...(lock && { lock: { mode: 'for_no_key_update' } }),
+    });
+    return new Map(scopes.map((scope) => [scope.name, versionOf(scope)]));
   }
 
   /** Creates the scope; the version of the new scope. */
   insert(name: string): Promise<ResourceVersion> {
     return translateViolations({ unique: () => new ScopeExistsError(name) }, async () => {
-      const [row] = await this.db.tx.query<ResourceVersion[]>(
-        `INSERT INTO scopes (name) VALUES ($1) RETURNING ${versionColumns()}`,
-        [name],
-      );
-      return row;
+      const inserted = await this.scopes
+        .createQueryBuilder()
+        .insert()
+        .values({ name })
+        .returning(RETURNING_VERSION)
+        .updateEntity(false)
+        .execute();
+      return (inserted.raw as ResourceVersion[])[0];
     });
   }
 
   /** Deletes the scope; the foreign keys of its streams and groups refuse one in use. */
   delete(name: string): Promise<void> {
     return translateViolations({ foreignKey: () => new ScopeNotEmptyError(name) }, async () => {
-      await this.db.tx.query('DELETE FROM scopes WHERE name = $1', [name]);
+      await this.scopes.delete({ name });
     });
   }
 }

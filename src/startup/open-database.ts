@@ -19,7 +19,8 @@ async function migrate(url: string, config: AppConfig): Promise<void> {
   const dataSource = new DataSource(
     typeOrmOptions({
       url,
-      poolSize: 1,
+      // One connection holds the migrations' lock while another runs them.
+      poolSize: 2,
       statementTimeoutMs: MIGRATION_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
       // Each migration's transaction sets its own limits: so it does through a pooler too.
@@ -28,7 +29,7 @@ async function migrate(url: string, config: AppConfig): Promise<void> {
   );
   await dataSource.initialize();
   try {
-    await runPendingMigrations(dataSource, MIGRATION_STATEMENT_TIMEOUT_MS);
+    await runPendingMigrations(dataSource);
   } finally {
     await dataSource.destroy();
   }

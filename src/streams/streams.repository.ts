@@ -1,55 +1,50 @@
 import { Injectable } from '@nestjs/common';
+import {
+  In,
+  LessThanOrEqual,
+  MoreThanOrEqual,
+  type QueryDeepPartialEntity,
+  type SelectQueryBuilder,
+} from 'typeorm';
 import { markStreamName } from '../common/names';
-import { Keyset, keysetClauses } from '../database/keyset';
+import type { ResourceVersion } from '../conditional/resource-version';
+import { createdMicros, RETURNING_VERSION } from '../database/column-transformers';
 import { translateViolations } from '../database/constraint-violations';
+import { byKeyset, Keyset } from '../database/keyset';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { versionColumns } from '../database/version-columns';
-import type { ResourceVersion } from '../conditional/resource-version';
 import { equalKeyRanges, KeyRange } from '../scaling/key-ranges';
 import type { Segment } from '../scaling/manual-scale';
 import { Epoch, SegmentRecord } from '../scaling/scaling-history';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
+import { StreamEpochEntity } from './stream-epoch.entity';
+import { StreamSegmentEntity } from './stream-segment.entity';
 import { INTERNAL_STREAM_CONFIGURATION, StreamConfiguration } from './stream-configuration';
+import {
+  configurationColumns,
+  ConfigurationColumns,
+  StreamEntity,
+  streamOf,
+} from './stream.entity';
 import { StreamFilter } from './stream-filter';
 import { StreamExistsError } from './stream.errors';
 import type { Stream, StreamTimes } from './stream';
-import { configurationColumns, streamOf } from './stream-columns';
-import type { ConfigurationColumns, StreamRow } from './stream-columns';
 
 /** A stream of a list: without its version, which no list shows. */
 export type ListedStream = Omit<Stream, 'revision'>;
-
-/** A row as selected: the stream's columns and its version. */
-type VersionedRow = StreamRow & ResourceVersion;
-
-/** The stream of a row; the one object `streamOf` makes is completed, not copied (hot in lists). */
-const toStream = (row: VersionedRow): Stream =>
-  Object.assign(streamOf(row), { revision: { created: row.created, version: row.version } });
-
-/** What a stream shows; lists need no more. */
-const STREAM_FIELDS = `scope_name AS "scopeName", name, state, scaling_type AS "scalingType",
-    min_segments AS "minSegments", target_rate AS "targetRate", scale_factor AS "scaleFactor",
-    retention_type AS "retentionType", retention_min AS "retentionMin",
-    retention_max AS "retentionMax", tags, rollover_size_bytes AS "rolloverSizeBytes",
-    timestamp_aggregation_timeout AS "timestampAggregationTimeout"`;
-
-/** What a stream shows and its version (its entity tag). */
-const STREAM_COLUMNS = `${STREAM_FIELDS}, ${versionColumns()}`;
-
-const SELECT_STREAMS = `SELECT ${STREAM_COLUMNS} FROM streams`;
 
 /**
  * `_` is a LIKE wildcard: escaped, the pattern means "starts with an underscore". Spelled as the
  * predicates of the partial name indexes (migration Pagination), so the planner uses them.
  */
-const INTERNAL = `name LIKE '\\_%'`;
-const USER = `name NOT LIKE '\\_%'`;
+const INTERNAL = `s.name LIKE '\\_%'`;
+const USER = `s.name NOT LIKE '\\_%'`;
 
+/** What each filter keeps of a scope's streams. */
 const WHERE_FILTER: Record<StreamFilter['kind'], string> = {
   user: USER,
   internal: INTERNAL,
-  tag: `${USER} AND tags @> ARRAY[$2::text]`,
+  tag: `${USER} AND s.tags @> ARRAY[:tag]::text[]`,
 };
 
 /** A stream to insert: its name, what owns it (an internal stream) and its configuration. */
@@ -60,69 +55,21 @@ interface NewStream {
   columns: ConfigurationColumns;
 }
 
-/** Each configuration column and its property: inserts and updates write them alike. */
-const CONFIGURATION: [string, keyof ConfigurationColumns][] = [
-  ['scaling_type', 'scalingType'],
-  ['min_segments', 'minSegments'],
-  ['target_rate', 'targetRate'],
-  ['scale_factor', 'scaleFactor'],
-  ['retention_type', 'retentionType'],
-  ['retention_min', 'retentionMin'],
-  ['retention_max', 'retentionMax'],
-  ['tags', 'tags'],
-  ['rollover_size_bytes', 'rolloverSizeBytes'],
-  ['timestamp_aggregation_timeout', 'timestampAggregationTimeout'],
-];
+const toEpoch = (row: StreamEpochEntity): Epoch => ({ epoch: row.epoch, timestamp: row.createdAt });
 
-const INSERT_COLUMNS = [
-  'scope_name',
-  'name',
-  'owner_stream',
-  'owner_reader_group',
-  'state',
-  ...CONFIGURATION.map(([column]) => column),
-];
-
-const configurationValues = (columns: ConfigurationColumns): unknown[] =>
-  CONFIGURATION.map(([, property]) => columns[property]);
-
-/** `$1, $2, ...` for `count` values from `$first`. */
-const placeholders = (first: number, count: number): string =>
-  Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
-
-type TimesRow = Record<keyof StreamTimes, string>;
-
-interface EpochRow {
-  epoch: number;
-  created_at: string;
-}
-
-interface SegmentRow {
-  number: number;
-  start_time: string;
-  key_start: number;
-  key_end: number;
-  created_in: number;
-  sealed_in: number | null;
-}
-
-const toEpoch = (row: EpochRow): Epoch => ({
-  epoch: row.epoch,
-  timestamp: Number(row.created_at),
-});
-
-const toSegment = (row: SegmentRow): SegmentRecord => ({
+const toSegment = (row: StreamSegmentEntity): SegmentRecord => ({
   number: row.number,
-  startTime: Number(row.start_time),
-  keyStart: row.key_start,
-  keyEnd: row.key_end,
-  createdIn: row.created_in,
-  ...(row.sealed_in === null ? {} : { sealedIn: row.sealed_in }),
+  startTime: row.startTime,
+  keyStart: row.keyStart,
+  keyEnd: row.keyEnd,
+  createdIn: row.createdIn,
+  ...(row.sealedIn === null ? {} : { sealedIn: row.sealedIn }),
 });
 
 /**
  * A segment's life, created in `created_in` and sealed by `sealed_in` (or alive still): the
- * expression of the index of migration SegmentLives, spelled the same so the planner uses it.
+ * expression of the GiST index of migration SegmentLives, spelled the same so the planner uses
+ * it. `g` is the segments' alias.
  */
 const LIFE = 'int4range(g.created_in, g.sealed_in)';
 
@@ -175,28 +122,38 @@ export interface SegmentLife extends Segment {
 
 /**
  * Every statement of the streams aggregate: streams, their epochs and segments, and the
- * segment numbering. Plain SQL (building each query through the ORM cost more CPU than running
- * it); each statement joins the current transaction, if any.
+ * segment numbering, through their entities' repositories; each joins the current transaction,
+ * if any. Four statements are SQL through `query`, each saying why: what a scale writes, and the
+ * reads built on the segments' GiST life index with `json_agg` and `ARRAY` subqueries.
  */
 @Injectable()
 export class StreamsRepository {
   constructor(@InjectDb() private readonly db: Db) {}
 
+  private get streams() {
+    return this.db.tx.getRepository(StreamEntity);
+  }
+
+  private get epochs() {
+    return this.db.tx.getRepository(StreamEpochEntity);
+  }
+
+  private get segments() {
+    return this.db.tx.getRepository(StreamSegmentEntity);
+  }
+
   async findOne(scope: string, name: string): Promise<Stream | undefined> {
-    const [row] = await this.db.tx.query<VersionedRow[]>(
-      `${SELECT_STREAMS} WHERE scope_name = $1 AND name = $2`,
-      [scope, name],
-    );
-    return row && toStream(row);
+    const stream = await this.streams.findOneBy({ scopeName: scope, name });
+    return stream ? streamOf(stream) : undefined;
   }
 
   /** Reads the stream and locks its row until the current transaction ends. */
   async lockOne(scope: string, name: string): Promise<Stream | undefined> {
-    const [row] = await this.db.tx.query<VersionedRow[]>(
-      `${SELECT_STREAMS} WHERE scope_name = $1 AND name = $2 FOR UPDATE`,
-      [scope, name],
-    );
-    return row && toStream(row);
+    const stream = await this.streams.findOne({
+      where: { scopeName: scope, name },
+      lock: { mode: 'pessimistic_write' },
+    });
+    return stream ? streamOf(stream) : undefined;
   }
 
   /**
@@ -208,41 +165,37 @@ export class StreamsRepository {
     filter: StreamFilter,
     keyset: Keyset<string>,
   ): Promise<Stream[]> {
-    const params: unknown[] = filter.kind === 'tag' ? [scope, filter.tag] : [scope];
-    const { after, orderAndLimit } = keysetClauses(params, keyset);
-    const rows = await this.db.tx.query<VersionedRow[]>(
-      `${SELECT_STREAMS} WHERE scope_name = $1 AND ${WHERE_FILTER[filter.kind]} AND ${after}
-        ${orderAndLimit}`,
-      params,
-    );
-    return rows.map(toStream);
+    const query = this.streams
+      .createQueryBuilder('s')
+      .where('s.scopeName = :scope', { scope })
+      .andWhere(WHERE_FILTER[filter.kind], filter.kind === 'tag' ? { tag: filter.tag } : {});
+    return (await byKeyset(query, 's.name', keyset).getMany()).map(streamOf);
   }
 
   /**
    * Which of the streams (`scope/stream`) exist. Those found are locked against deletion (and
    * key changes) until the transaction ends.
    */
-  async lockExisting(streams: { scope: string; stream: string }[]): Promise<Set<string>> {
-    return this.existing(streams, 'FOR KEY SHARE OF s');
+  lockExisting(streams: { scope: string; stream: string }[]): Promise<Set<string>> {
+    return this.existing(streams, true);
   }
 
   /** Which of `streams` exist now, as scoped names, without locking them (a dry run's read). */
-  async findExisting(streams: { scope: string; stream: string }[]): Promise<Set<string>> {
-    return this.existing(streams, '');
+  findExisting(streams: { scope: string; stream: string }[]): Promise<Set<string>> {
+    return this.existing(streams, false);
   }
 
   private async existing(
     streams: { scope: string; stream: string }[],
-    lock: string,
+    lock: boolean,
   ): Promise<Set<string>> {
-    const found = await this.db.tx.query<{ name: string }[]>(
-      `SELECT s.scope_name || '/' || s.name AS name FROM streams s
-         JOIN unnest($1::text[], $2::text[]) AS r (stream_scope, stream_name)
-           ON s.scope_name = r.stream_scope AND s.name = r.stream_name
-       ${lock}`,
-      [streams.map((r) => r.scope), streams.map((r) => r.stream)],
-    );
-    return new Set(found.map((row) => row.name));
+    if (streams.length === 0) return new Set();
+    const found = await this.streams.find({
+      select: { scopeName: true, name: true },
+      where: streams.map((ref) => ({ scopeName: ref.scope, name: ref.stream })),
+      ...(lock && { lock: { mode: 'for_key_share' } }),
+    });
+    return new Set(found.map((s) => `${s.scopeName}/${s.name}`));
   }
 
   /**
@@ -250,20 +203,18 @@ export class StreamsRepository {
    * until the current transaction ends.
    */
   async findUserStreamsIn(scopes: string[], lock: boolean): Promise<Stream[]> {
-    const rows = await this.db.tx.query<VersionedRow[]>(
-      `${SELECT_STREAMS} WHERE scope_name = ANY($1::text[]) AND ${WHERE_FILTER.user}
-        ORDER BY scope_name, name${lock ? ' FOR NO KEY UPDATE' : ''}`,
-      [scopes],
-    );
-    return rows.map(toStream);
+    const query = this.streams
+      .createQueryBuilder('s')
+      .where('s.scopeName = ANY(:scopes)', { scopes })
+      .andWhere(USER)
+      .orderBy('s.scopeName')
+      .addOrderBy('s.name');
+    if (lock) query.setLock('for_no_key_update');
+    return (await query.getMany()).map(streamOf);
   }
 
-  async exists(scope: string, name: string): Promise<boolean> {
-    const rows = await this.db.tx.query<unknown[]>(
-      `SELECT 1 FROM streams WHERE scope_name = $1 AND name = $2`,
-      [scope, name],
-    );
-    return rows.length > 0;
+  exists(scope: string, name: string): Promise<boolean> {
+    return this.streams.existsBy({ scopeName: scope, name });
   }
 
   /**
@@ -276,7 +227,6 @@ export class StreamsRepository {
     config: StreamConfiguration,
     ownerReaderGroup: string | null = null,
   ): Promise<Stream> {
-    const columns = configurationColumns(config);
     const mark = markStreamName(name);
     const [revision] = await translateViolations(
       {
@@ -285,7 +235,7 @@ export class StreamsRepository {
       },
       () =>
         this.insert(scope, [
-          { name, ownerStream: null, ownerReaderGroup, columns },
+          { name, ownerStream: null, ownerReaderGroup, columns: configurationColumns(config) },
           {
             name: mark,
             ownerStream: name,
@@ -305,34 +255,36 @@ export class StreamsRepository {
    * Inserts active streams in one statement (a stream and its companion go in together); the
    * versions of the new streams, in the order given.
    */
-  insert(scope: string, streams: NewStream[]): Promise<ResourceVersion[]> {
-    const width = INSERT_COLUMNS.length;
-    const rows = streams.map((_, i) => `(${placeholders(i * width + 1, width)})`);
-    return this.db.tx.query<ResourceVersion[]>(
-      `INSERT INTO streams (${INSERT_COLUMNS.join(', ')}) VALUES ${rows.join(', ')}
-       RETURNING ${versionColumns()}`,
-      streams.flatMap((s) => [
-        scope,
-        s.name,
-        s.ownerStream,
-        s.ownerReaderGroup,
-        'ACTIVE',
-        ...configurationValues(s.columns),
-      ]),
-    );
+  async insert(scope: string, streams: NewStream[]): Promise<ResourceVersion[]> {
+    const inserted = await this.streams
+      .createQueryBuilder()
+      .insert()
+      .values(
+        streams.map((s) => ({
+          scopeName: scope,
+          name: s.name,
+          ownerStream: s.ownerStream,
+          ownerReaderGroup: s.ownerReaderGroup,
+          state: 'ACTIVE' as const,
+          ...s.columns,
+        })),
+      )
+      .returning(RETURNING_VERSION)
+      .updateEntity(false)
+      .execute();
+    return inserted.raw as ResourceVersion[];
   }
 
   /** Replaces every configuration column of a stream; its new version. */
-  async updateConfiguration(
+  updateConfiguration(
     scope: string,
     name: string,
     config: StreamConfiguration,
   ): Promise<ResourceVersion> {
-    const set = CONFIGURATION.map(([column], i) => `${column} = $${i + 3}`).join(', ');
     return this.changed(
-      `UPDATE streams SET ${set}, version = version + 1, updated_at = now()
-        WHERE scope_name = $1 AND name = $2`,
-      [scope, name, ...configurationValues(configurationColumns(config))],
+      scope,
+      [name],
+      { ...configurationColumns(config), updatedAt: () => 'now()' },
       name,
     );
   }
@@ -340,25 +292,22 @@ export class StreamsRepository {
   /** Seals a stream and its companion; the stream's new version. */
   seal(scope: string, name: string): Promise<ResourceVersion> {
     return this.changed(
-      `UPDATE streams SET state = 'SEALED', version = version + 1, updated_at = now()
-        WHERE scope_name = $1 AND name IN ($2, $3)`,
-      [scope, name, markStreamName(name)],
+      scope,
+      [name, markStreamName(name)],
+      { state: 'SEALED', updatedAt: () => 'now()' },
       name,
     );
   }
 
   /** The stream with when it was created and last changed. */
   async findWithTimes(scope: string, name: string): Promise<(Stream & StreamTimes) | undefined> {
-    const [row] = await this.db.tx.query<(VersionedRow & TimesRow)[]>(
-      `SELECT ${STREAM_COLUMNS},
-              (extract(epoch FROM created_at) * 1000)::bigint AS "createdAt",
-              (extract(epoch FROM updated_at) * 1000)::bigint AS "updatedAt"
-         FROM streams WHERE scope_name = $1 AND name = $2`,
-      [scope, name],
-    );
-    if (!row) return undefined;
-    const { createdAt, updatedAt, ...stream } = row;
-    return { ...toStream(stream), createdAt: Number(createdAt), updatedAt: Number(updatedAt) };
+    const stream = await this.streams.findOneBy({ scopeName: scope, name });
+    if (!stream) return undefined;
+    return {
+      ...streamOf(stream),
+      createdAt: stream.createdAt.getTime(),
+      updatedAt: stream.updatedAt.getTime(),
+    };
   }
 
   /**
@@ -367,41 +316,36 @@ export class StreamsRepository {
    * database moves: migration ReaderGroupVersionOnStreamDelete).
    */
   async delete(scope: string, name: string): Promise<void> {
-    await this.db.tx.query(`DELETE FROM streams WHERE scope_name = $1 AND name = $2`, [
-      scope,
-      name,
-    ]);
+    await this.streams.delete({ scopeName: scope, name });
   }
 
   /** The latest epoch of a stream. */
   async currentEpoch(scope: string, stream: string): Promise<Epoch> {
-    const [row] = await this.db.tx.query<EpochRow[]>(
-      `SELECT epoch, created_at FROM stream_epochs
-        WHERE scope_name = $1 AND stream_name = $2
-        ORDER BY epoch DESC LIMIT 1`,
-      [scope, stream],
-    );
-    return toEpoch(row);
+    const epoch = await this.epochs.findOneOrFail({
+      where: { scopeName: scope, streamName: stream },
+      order: { epoch: 'DESC' },
+    });
+    return toEpoch(epoch);
   }
 
-  /** The segments alive in epoch `epoch`: one index scan, whatever the history. */
+  /** The segments alive in epoch `epoch`: one scan of the life index, whatever the history. */
   async segmentsAt(scope: string, stream: string, epoch: number): Promise<SegmentRecord[]> {
-    const rows = await this.db.tx.query<SegmentRow[]>(
-      `SELECT number, start_time, key_start, key_end, created_in, sealed_in
-         FROM stream_segments g
-        WHERE scope_name = $1 AND stream_name = $2 AND ${LIFE} @> $3::int
-        ORDER BY number`,
-      [scope, stream, epoch],
-    );
-    return rows.map(toSegment);
+    const segments = await this.segmentsOfStream(scope, stream)
+      .andWhere(`${LIFE} @> :epoch::int`, { epoch })
+      .orderBy('g.number')
+      .getMany();
+    return segments.map(toSegment);
   }
 
   /**
    * The current epoch with its active segments, and the first number the stream has never used
-   * (the caller holds the stream's row lock, or reads one snapshot). One statement.
+   * (the caller holds the stream's row lock, or reads one snapshot). One statement through
+   * `query`: the segments come as one `json_agg` list, read through the life index.
    */
   async scaleBase(scope: string, stream: string): Promise<ScaleBase> {
-    const [row] = await this.db.tx.query<(EpochRow & { next: number; segments: Segment[] })[]>(
+    const [row] = await this.db.tx.query<
+      { epoch: number; created_at: string; next: number; segments: Segment[] }[]
+    >(
       `SELECT e.epoch, e.created_at, n.next_number AS next, ${segmentsAliveAt('e.epoch')} AS segments
          FROM stream_epochs e
          JOIN segment_numbering n ON n.scope_name = $1 AND n.stream_name = $2
@@ -409,19 +353,26 @@ export class StreamsRepository {
         ORDER BY e.epoch DESC LIMIT 1`,
       [scope, stream],
     );
-    return { ...toEpoch(row), nextNumber: row.next, segments: row.segments };
+    return {
+      epoch: row.epoch,
+      timestamp: Number(row.created_at),
+      nextNumber: row.next,
+      segments: row.segments,
+    };
   }
 
   /**
    * The epoch in force at `at` (epoch 0 before the stream existed) with its segments, and the
-   * stream's version; undefined when there is no stream. One statement: the epoch by its time,
-   * then its segments by the life index, so its cost does not grow with the history.
+   * stream's version; undefined when there is no stream. One statement through `query` (a
+   * LATERAL pick of the epoch, its segments as one `json_agg` list through the life index), so
+   * its cost does not grow with the history.
    */
   async segmentsAtTime(scope: string, stream: string, at: number): Promise<SegmentsAt | undefined> {
     const [row] = await this.db.tx.query<
       (ResourceVersion & { epoch: number; created_at: string; segments: Segment[] })[]
     >(
-      `SELECT ${versionColumns('s')}, e.epoch, e.created_at, ${segmentsAliveAt('e.epoch')} AS segments
+      `SELECT ${createdMicros('s')} AS created, s.version::text AS version,
+              e.epoch, e.created_at, ${segmentsAliveAt('e.epoch')} AS segments
          FROM streams s
          CROSS JOIN LATERAL (
            (SELECT epoch, created_at FROM stream_epochs
@@ -436,13 +387,19 @@ export class StreamsRepository {
     );
     if (!row) return undefined;
     const { created, version, segments } = row;
-    return { ...toEpoch(row), segments, revision: { created, version } };
+    return {
+      epoch: row.epoch,
+      timestamp: Number(row.created_at),
+      segments,
+      revision: { created, version },
+    };
   }
 
   /**
    * A segment of the stream with its life and neighbours: predecessors, the segments of the
    * epoch before its own whose keys overlap its keys; successors, those of the epoch that sealed
-   * it. Undefined when the stream never had that number. One statement, each part an index scan.
+   * it. Undefined when the stream never had that number. One statement through `query` (two
+   * `ARRAY` subqueries over key ranges), each part an index scan.
    */
   async segmentLife(
     scope: string,
@@ -450,7 +407,17 @@ export class StreamsRepository {
     number: number,
   ): Promise<SegmentLife | undefined> {
     const [row] = await this.db.tx.query<
-      (SegmentRow & { sealed_time: string | null; predecessors: number[]; successors: number[] })[]
+      {
+        number: number;
+        start_time: string;
+        key_start: number;
+        key_end: number;
+        created_in: number;
+        sealed_in: number | null;
+        sealed_time: string | null;
+        predecessors: number[];
+        successors: number[];
+      }[]
     >(
       `SELECT s.number, s.start_time, s.key_start, s.key_end, s.created_in, s.sealed_in,
               e.created_at AS sealed_time,
@@ -481,7 +448,7 @@ export class StreamsRepository {
    * ones over `ranges` open in it, numbered on from the stream's numbering. The caller holds the
    * stream's row lock, so epochs are written one at a time. The first new number.
    */
-  async scale(
+  scale(
     scope: string,
     stream: string,
     epoch: number,
@@ -494,11 +461,7 @@ export class StreamsRepository {
 
   /** Moves the stream's version on (a change of its segments); the new one. */
   touch(scope: string, name: string): Promise<ResourceVersion> {
-    return this.changed(
-      `UPDATE streams SET version = version + 1 WHERE scope_name = $1 AND name = $2`,
-      [scope, name],
-      name,
-    );
+    return this.changed(scope, [name], {}, name);
   }
 
   /**
@@ -512,17 +475,19 @@ export class StreamsRepository {
     to: number,
     take?: number,
   ): Promise<Epoch[]> {
-    const rows = await this.db.tx.query<EpochRow[]>(
-      `(SELECT epoch, created_at FROM stream_epochs
-         WHERE scope_name = $1 AND stream_name = $2 AND created_at <= $3
-         ORDER BY created_at DESC LIMIT 1)
-       UNION ALL
-       (SELECT epoch, created_at FROM stream_epochs
-         WHERE scope_name = $1 AND stream_name = $2 AND created_at > $3 AND created_at <= $4
-         ORDER BY created_at LIMIT $5)`,
-      [scope, stream, from, to, take ?? null],
-    );
-    return rows.map(toEpoch);
+    const ofStream = { scopeName: scope, streamName: stream };
+    const inForce = await this.epochs.findOne({
+      where: { ...ofStream, createdAt: LessThanOrEqual(from) },
+      order: { createdAt: 'DESC' },
+    });
+    const later = await this.epochs
+      .createQueryBuilder('e')
+      .where('e.scopeName = :scope AND e.streamName = :stream', { scope, stream })
+      .andWhere('e.createdAt > :from AND e.createdAt <= :to', { from, to })
+      .orderBy('e.createdAt')
+      .limit(take)
+      .getMany();
+    return [...(inForce ? [inForce] : []), ...later].map(toEpoch);
   }
 
   /**
@@ -537,13 +502,17 @@ export class StreamsRepository {
     to: number,
     take: number,
   ): Promise<Epoch[]> {
-    const rows = await this.db.tx.query<EpochRow[]>(
-      `SELECT epoch, created_at FROM stream_epochs
-        WHERE scope_name = $1 AND stream_name = $2 AND epoch >= $3 AND created_at <= $4
-        ORDER BY epoch LIMIT $5`,
-      [scope, stream, first, to, take],
-    );
-    return rows.map(toEpoch);
+    const epochs = await this.epochs.find({
+      where: {
+        scopeName: scope,
+        streamName: stream,
+        epoch: MoreThanOrEqual(first),
+        createdAt: LessThanOrEqual(to),
+      },
+      order: { epoch: 'ASC' },
+      take,
+    });
+    return epochs.map(toEpoch);
   }
 
   /**
@@ -556,28 +525,48 @@ export class StreamsRepository {
     first: number,
     last: number,
   ): Promise<SegmentRecord[]> {
-    const rows = await this.db.tx.query<SegmentRow[]>(
-      `SELECT number, start_time, key_start, key_end, created_in, sealed_in FROM stream_segments g
-        WHERE scope_name = $1 AND stream_name = $2 AND ${LIFE} && int4range($3, $4, '[]')`,
-      [scope, stream, first, last],
-    );
-    return rows.map(toSegment);
+    const segments = await this.segmentsOfStream(scope, stream)
+      .andWhere(`${LIFE} && int4range(:first::int, :last::int, '[]')`, { first, last })
+      .getMany();
+    return segments.map(toSegment);
   }
 
-  /** Runs an update that bumps the versions of the streams it changes; the new one of `name`. */
-  private async changed(sql: string, params: unknown[], name: string): Promise<ResourceVersion> {
-    const rows = await this.db.tx.query<(ResourceVersion & { name: string })[]>(
-      `WITH changed AS (${sql} RETURNING name, ${versionColumns()}) SELECT * FROM changed`,
-      params,
-    );
-    const { created, version } = rows.find((row) => row.name === name)!;
+  /** The segments of one stream, aliased `g` (as {@link LIFE} names them). */
+  private segmentsOfStream(scope: string, stream: string): SelectQueryBuilder<StreamSegmentEntity> {
+    return this.segments
+      .createQueryBuilder('g')
+      .where('g.scopeName = :scope AND g.streamName = :stream', { scope, stream });
+  }
+
+  /**
+   * Changes streams `names` of a scope, moving their versions on in the same statement; the
+   * new version of `name`.
+   */
+  private async changed(
+    scope: string,
+    names: string[],
+    set: QueryDeepPartialEntity<StreamEntity>,
+    name: string,
+  ): Promise<ResourceVersion> {
+    const updated = await this.streams
+      .createQueryBuilder()
+      .update()
+      .set({ ...set, version: () => 'version + 1' })
+      .where({ scopeName: scope, name: In(names) })
+      .returning(`name, ${RETURNING_VERSION}`)
+      .updateEntity(false)
+      .execute();
+    const { created, version } = (updated.raw as (ResourceVersion & { name: string })[]).find(
+      (row) => row.name === name,
+    )!;
     return { created, version };
   }
 
   /**
    * Writes epoch `epoch` at `time`: seals the segments numbered `sealed`, and opens new segments
    * over `ranges`, numbered on from the stream's numbering (which outlives the stream itself).
-   * One statement, one round trip; the first new number.
+   * One statement through `query` (its four writes chained by a data-modifying WITH), so a
+   * scale, and each new stream's epoch 0, is one round trip; the first new number.
    */
   private async addEpoch(
     scope: string,

@@ -28,16 +28,20 @@ const STORED: Stream = {
 };
 const NEXT = { created: '1700000000000000', version: '5' };
 
-/** The service over a repository holding one stream (or none: null) and a scope, or none. */
-
 /** These tests list nothing: paging is tested end to end. */
 const NO_PAGES = {} as Paginator;
+
+/**
+ * The service over a repository holding one stream (or none: null) and a scope, or none.
+ * `calls` are the repository's writes, and `audit` the audit rows, that committed.
+ */
 function setUp({
   stored = STORED,
   scopeExists = true,
 }: { stored?: Stream | null; scopeExists?: boolean } = {}) {
   const stream = stored ?? undefined;
-  const calls: string[] = [];
+  const db = fakeDb();
+  const calls = db.journal<string>();
   const epoch = { epoch: 3, timestamp: 1000 };
   const active = [7, 8].map((number, i) => ({
     number,
@@ -66,9 +70,8 @@ function setUp({
     delete: () => (calls.push('delete'), Promise.resolve()),
   } as unknown as StreamsRepository;
   const scopes = scopesWhere(scopeExists);
-  const audit = fakeAudit();
-  const db = fakeDb();
-  const changes = new AuditedChanges(db, audit, fakeFeed());
+  const audit = fakeAudit(db);
+  const changes = new AuditedChanges(db, audit, fakeFeed(db));
   return { service: new StreamsService(streams, scopes, changes, NO_PAGES), calls, audit, db };
 }
 
@@ -83,7 +86,7 @@ describe('StreamsService', () => {
     expect(after.body.scalingPolicy).toEqual({ type: 'FIXED_NUM_SEGMENTS', minSegments: 4 });
     expect(after.etag).toBe('"1700000000000000.5"');
     expect(calls).toEqual(['updateConfiguration', 'scale to 4: seal 7,8, open 4 at true']);
-    expect(db.transactions).toBe(1);
+    expect(db.transactions).toEqual(['committed']);
     expect(audit.entries).toEqual([
       expect.objectContaining({
         operation: 'updateStream',
@@ -119,12 +122,13 @@ describe('StreamsService', () => {
   });
 
   it('refuses to update a sealed stream, writing nothing', async () => {
-    const { service, calls, audit } = setUp({ stored: { ...STORED, state: 'SEALED' } });
+    const { service, calls, audit, db } = setUp({ stored: { ...STORED, state: 'SEALED' } });
     await expect(service.update(ACTOR, 's', 't', fixed(4))).rejects.toBeInstanceOf(
       StreamSealedError,
     );
     expect(calls).toEqual([]);
     expect(audit.entries).toEqual([]);
+    expect(db.transactions).toEqual(['rolled back']);
   });
 
   it('refuses to change an internal stream', async () => {

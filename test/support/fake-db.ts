@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../../src/database/transaction-host';
 import type { Actor } from '../../src/audit/actor';
 import type { AuditEntry, AuditService } from '../../src/audit/audit.service';
@@ -8,21 +9,72 @@ import type { Paginator } from '../../src/pagination/paginator';
 import type { ScopesRepository } from '../../src/scopes/scopes.repository';
 import { ScopesService } from '../../src/scopes/scopes.service';
 
-/** A transaction host that runs each unit of work directly and counts them. */
-export function fakeDb(): Db & { transactions: number } {
-  const db = {
-    transactions: 0,
-    withTransaction: (work: () => Promise<unknown>) => {
-      db.transactions++;
-      return work();
-    },
+/** How a transaction of {@link fakeDb} ended. */
+export type Outcome = 'committed' | 'rolled back';
+
+/** A transaction host over in-memory lists of writes (see {@link fakeDb}). */
+export type FakeDb = Db & {
+  /** How each transaction ended, in order. */
+  readonly transactions: Outcome[];
+  /** A new list for a fake to append its writes to: a failed transaction takes its own back. */
+  journal<T>(): T[];
+};
+
+/**
+ * A transaction host for unit tests of services, over lists of writes instead of tables. The
+ * fakes a service writes through (repositories, the audit trail, the change feed) append what
+ * they write to lists from {@link FakeDb.journal}. A unit of work that throws takes back what
+ * was appended while it ran, as ROLLBACK does, so the lists hold what would have committed; one
+ * run inside another joins it, as `db.withTransaction(fn)` does. A write outside any unit of
+ * work stays, as a statement outside a transaction commits. Transactions run one at a time
+ * (a second one beginning while another is open is refused): the tests that need concurrent
+ * transactions run against PostgreSQL.
+ */
+export function fakeDb(): FakeDb {
+  const lists: unknown[][] = [];
+  const transactions: Outcome[] = [];
+  const inside = new AsyncLocalStorage<true>();
+  let open = false;
+  const withTransaction = async (...args: unknown[]): Promise<unknown> => {
+    const [work] = args;
+    if (args.length !== 1 || typeof work !== 'function') {
+      throw new Error('fakeDb models withTransaction(work) alone: no options, no propagation');
+    }
+    const run = work as () => Promise<unknown>;
+    if (inside.getStore()) return run();
+    if (open) throw new Error('fakeDb runs one transaction at a time');
+    open = true;
+    const lengths = lists.map((list) => list.length);
+    try {
+      const result = await inside.run(true, run);
+      transactions.push('committed');
+      return result;
+    } catch (error) {
+      lists.forEach((list, i) => {
+        list.length = lengths[i] ?? 0;
+      });
+      transactions.push('rolled back');
+      throw error;
+    } finally {
+      open = false;
+    }
   };
-  return db as unknown as Db & { transactions: number };
+  const db = {
+    transactions,
+    journal: <T>(): T[] => {
+      const list: T[] = [];
+      lists.push(list);
+      return list;
+    },
+    withTransaction,
+    isTransactionActive: () => inside.getStore() === true,
+  };
+  return db as unknown as FakeDb;
 }
 
-/** An audit trail that keeps what it is told. */
-export function fakeAudit(): AuditService & { entries: AuditEntry[] } {
-  const entries: AuditEntry[] = [];
+/** An audit trail that keeps what it is told, in the transaction it is told in. */
+export function fakeAudit(db: FakeDb): AuditService & { entries: AuditEntry[] } {
+  const entries = db.journal<AuditEntry>();
   return {
     entries,
     changed: (_actor: Actor, entry: AuditEntry) => {
@@ -32,12 +84,17 @@ export function fakeAudit(): AuditService & { entries: AuditEntry[] } {
   } as unknown as AuditService & { entries: AuditEntry[] };
 }
 
-/** A change feed that keeps the events it is told of. */
-export function fakeFeed(): FeedRecorder & { entries: FeedEntry[] } {
-  const entries: FeedEntry[] = [];
+/** A change feed that keeps the events it is told of; as the real one, only inside a transaction. */
+export function fakeFeed(db: FakeDb): FeedRecorder & { entries: FeedEntry[] } {
+  const entries = db.journal<FeedEntry>();
   return {
     entries,
-    record: (entry: FeedEntry) => entries.push(entry),
+    record: (entry: FeedEntry) => {
+      if (!db.isTransactionActive()) {
+        throw new Error('a change must be recorded inside its transaction');
+      }
+      entries.push(entry);
+    },
   } as unknown as FeedRecorder & { entries: FeedEntry[] };
 }
 
@@ -48,11 +105,15 @@ export const ACTOR: Actor = {
   requestId: 'r-1',
 };
 
-/** The scopes service over a scopes table where the scope exists, or does not. */
+/**
+ * The scopes service over a scopes table where the scope exists, or does not: what a feature's
+ * service asks of it to name what is missing. It changes no scope.
+ */
 export function scopesWhere(scopeExists: boolean): ScopesService {
+  const db = fakeDb();
   return new ScopesService(
     { exists: () => Promise.resolve(scopeExists) } as unknown as ScopesRepository,
-    new AuditedChanges(fakeDb(), fakeAudit(), fakeFeed()),
+    new AuditedChanges(db, fakeAudit(db), fakeFeed(db)),
     {} as Paginator,
   );
 }

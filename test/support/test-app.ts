@@ -13,6 +13,8 @@ export interface TestApp {
   app: NestExpressApplication;
   /** A supertest agent bound to the app's real HTTP server. */
   http: ReturnType<typeof request>;
+  /** The URL of the app's database, for a connection of the test's own. */
+  url: string;
   /** Runs SQL directly, to look behind the API (what was or was not written). */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -56,6 +58,7 @@ export async function startTestApp(
   return {
     app,
     http: request(app.getHttpServer()),
+    url: database.url,
     sql: (query, params) => dataSource.query(query, params),
     close: async () => {
       await app.close();

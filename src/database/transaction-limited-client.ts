@@ -1,0 +1,57 @@
+import { Client, type QueryResult } from 'pg';
+
+/** What opens a transaction, as TypeORM's query runner sends it. */
+const BEGIN = /^(START TRANSACTION|BEGIN)\b/i;
+const END = /^(COMMIT|ROLLBACK)\b/i;
+
+/**
+ * The `pg` client of the pool when the service reaches PostgreSQL through a transaction pooler
+ * (given to the pool through its documented `Client` option). Its sessions are shared, so no
+ * setting of ours can live on them: each transaction sets its own time limits (`limits`, `SET
+ * LOCAL ...`) in the round trip that opens it, and a statement sent outside any transaction is
+ * run in one of its own, bounded alike (docs/ARCHITECTURE.md, "Time limits").
+ *
+ * TypeORM sends every statement as `query(text, values)` and reads the promise: that form is
+ * the one handled; any other passes through unchanged.
+ */
+export function transactionLimitedClient(limits: string): typeof Client {
+  return class TransactionLimitedClient extends Client {
+    private inTransaction = false;
+
+    // `never` fits every overload of `Client.query` without restating them.
+    override query(...args: unknown[]): never {
+      const [text, values] = args;
+      if (
+        typeof text !== 'string' ||
+        args.length > 2 ||
+        !(values === undefined || Array.isArray(values))
+      ) {
+        return (super.query as (...a: unknown[]) => unknown)(...args) as never;
+      }
+      return this.statement(text, values) as never;
+    }
+
+    private async statement(text: string, values?: unknown[]): Promise<QueryResult> {
+      if (BEGIN.test(text)) {
+        // One round trip: the transaction and its limits.
+        const [begun] = (await super.query(`${text}; ${limits}`)) as unknown as QueryResult[];
+        this.inTransaction = true;
+        return begun;
+      }
+      if (END.test(text)) {
+        this.inTransaction = false;
+        return super.query(text);
+      }
+      if (this.inTransaction) return super.query(text, values);
+      await super.query(`BEGIN; ${limits}`);
+      try {
+        const result = await super.query(text, values);
+        await super.query('COMMIT');
+        return result;
+      } catch (error) {
+        await super.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    }
+  };
+}
