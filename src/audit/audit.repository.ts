@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import { deleteOldest } from '../database/delete-oldest';
 import type { Keyset } from '../database/keyset';
 import type { Actor } from './actor';
 import { AuditEventEntity } from './audit-event.entity';
@@ -139,26 +140,15 @@ export class AuditRepository {
   }
 
   /**
-   * Deletes at most `limit` events older than `days` days, oldest first (the time index read
-   * from its old end, each row then reached by its ctid, whatever the table's size); how many
-   * it deleted. Concurrent purges skip each other's rows.
+   * Deletes at most `limit` events older than `days` days, oldest first; how many it deleted.
    */
-  async deleteExpired(days: number, limit: number): Promise<number> {
-    const expired = this.events
-      .createQueryBuilder('old')
-      .select('old.ctid')
-      .where('old.at < now() - make_interval(days => :days)', { days })
-      .orderBy('old.at')
-      .addOrderBy('old.id')
-      .limit(limit)
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked');
-    const deleted = await this.events
-      .createQueryBuilder()
-      .delete()
-      .where(`ctid IN (${expired.getQuery()})`)
-      .setParameters(expired.getParameters())
-      .execute();
-    return deleted.affected ?? 0;
+  deleteExpired(days: number, limit: number): Promise<number> {
+    return deleteOldest(this.events, (old) =>
+      old
+        .where('old.at < now() - make_interval(days => :days)', { days })
+        .orderBy('old.at')
+        .addOrderBy('old.id')
+        .limit(limit),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/transaction-host';
+import { deleteOldest } from '../database/delete-oldest';
 import { InjectDb } from '../database/transaction-host';
 import { IdempotencyRecordEntity } from './idempotency-record.entity';
 
@@ -94,21 +95,12 @@ export class IdempotencyRepository {
    *
    * @returns how many were deleted.
    */
-  async deleteExpired(ttlHours: number, limit: number): Promise<number> {
-    const expired = this.records
-      .createQueryBuilder('r')
-      .select('r.ctid')
-      .where('r.createdAt < now() - make_interval(hours => :ttlHours)', { ttlHours })
-      .orderBy('r.createdAt')
-      .limit(limit)
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked');
-    const deleted = await this.records
-      .createQueryBuilder()
-      .delete()
-      .where(`ctid IN (${expired.getQuery()})`)
-      .setParameters(expired.getParameters())
-      .execute();
-    return deleted.affected ?? 0;
+  deleteExpired(ttlHours: number, limit: number): Promise<number> {
+    return deleteOldest(this.records, (old) =>
+      old
+        .where('old.createdAt < now() - make_interval(hours => :ttlHours)', { ttlHours })
+        .orderBy('old.createdAt')
+        .limit(limit),
+    );
   }
 }
