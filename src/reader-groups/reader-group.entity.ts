@@ -1,16 +1,6 @@
-import {
-  Check,
-  Column,
-  CreateDateColumn,
-  Entity,
-  JoinColumn,
-  ManyToOne,
-  PrimaryColumn,
-  type Relation,
-  VirtualColumn,
-} from 'typeorm';
-import { createdMicros } from '../database/column-transformers';
+import { Check, Entity, JoinColumn, ManyToOne, PrimaryColumn, type Relation } from 'typeorm';
 import { ScopeEntity } from '../scopes/scope.entity';
+import { VersionedEntity } from '../database/versioned-entity';
 
 /**
  * A reader group of a scope. Its streams and online readers are rows of their own; its state is
@@ -19,7 +9,7 @@ import { ScopeEntity } from '../scopes/scope.entity';
  */
 @Entity({ name: 'reader_groups' })
 @Check('reader_groups_name_valid', `name ~ '^[A-Za-z0-9.-]{1,250}$'`)
-export class ReaderGroupEntity {
+export class ReaderGroupEntity extends VersionedEntity {
   @PrimaryColumn({
     name: 'scope_name',
     type: 'text',
@@ -29,15 +19,6 @@ export class ReaderGroupEntity {
 
   @PrimaryColumn({ name: 'name', type: 'text', primaryKeyConstraintName: 'reader_groups_pkey' })
   name!: string;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
-  createdAt!: Date;
-
-  @Column({ name: 'version', type: 'bigint', default: 1 })
-  version!: string;
-
-  @VirtualColumn({ type: 'text', query: createdMicros })
-  created!: string;
 
   /** A scope with reader groups cannot be deleted. */
   @ManyToOne(() => ScopeEntity, { onDelete: 'RESTRICT', nullable: false })

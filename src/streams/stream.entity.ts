@@ -1,7 +1,6 @@
 import {
   Check,
   Column,
-  CreateDateColumn,
   Entity,
   Index,
   JoinColumn,
@@ -9,15 +8,15 @@ import {
   PrimaryColumn,
   type Relation,
   UpdateDateColumn,
-  VirtualColumn,
 } from 'typeorm';
-import { bigintAsNumber, createdMicros } from '../database/column-transformers';
+import { bigintAsNumber } from '../database/column-transformers';
 import { ReaderGroupEntity } from '../reader-groups/reader-group.entity';
 import { ScopeEntity } from '../scopes/scope.entity';
 import type { RetentionPolicy, RetentionType } from './retention-policy';
 import type { ScalingPolicy, ScalingType } from './scaling-policy';
 import type { Stream, StreamState } from './stream';
 import type { StreamConfiguration } from './stream-configuration';
+import { VersionedEntity } from '../database/versioned-entity';
 
 /**
  * A stream, user or internal (`_MARK<stream>`, the companion a stream owns; `_RG<group>`, the
@@ -60,7 +59,7 @@ import type { StreamConfiguration } from './stream-configuration';
 @Index('streams_internal_names_idx', ['scopeName', 'name'], { where: `name LIKE '\\_%'` })
 // List by tag reads this index, never the whole scope.
 @Index('streams_tags_idx', ['tags'], { type: 'gin' })
-export class StreamEntity {
+export class StreamEntity extends VersionedEntity {
   @PrimaryColumn({ name: 'scope_name', type: 'text', primaryKeyConstraintName: 'streams_pkey' })
   scopeName!: string;
 
@@ -114,17 +113,8 @@ export class StreamEntity {
   })
   timestampAggregationTimeout!: number;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', default: () => 'now()' })
-  createdAt!: Date;
-
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
   updatedAt!: Date;
-
-  @Column({ name: 'version', type: 'bigint', default: 1 })
-  version!: string;
-
-  @VirtualColumn({ type: 'text', query: createdMicros })
-  created!: string;
 
   /** A scope with streams cannot be deleted. */
   @ManyToOne(() => ScopeEntity, { onDelete: 'RESTRICT', nullable: false })
