@@ -27,12 +27,16 @@ describe('Describe a stream (e2e)', () => {
   afterAll(() => t.close());
 
   it('describes a new stream: epoch 0, its segments, no lastScaledAt, no reader groups', async () => {
-    const before = Date.now();
+    const [{ before }] = await t.sql<{ before: number }>(
+      `SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::float8 AS before`,
+    );
     const created = await t.http
       .post(`/v1/scopes/${scope}/streams`)
       .send({ streamName: 'fresh', ...fixed(3), streamTags: ['x'] })
       .expect(201);
-    const after = Date.now();
+    const [{ after }] = await t.sql<{ after: number }>(
+      `SELECT ceil(extract(epoch FROM clock_timestamp()) * 1000)::float8 AS after`,
+    );
     const res = await t.http.get(describePath('fresh')).expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers.etag).toBe(created.headers.etag);
@@ -51,9 +55,9 @@ describe('Describe a stream (e2e)', () => {
     expect(res.body).not.toHaveProperty('lastScaledAt');
     expect(res.body.activeSegments.map((s: { number: number }) => s.number)).toEqual([0, 1, 2]);
     expect(res.body.activeSegments[2]).toMatchObject({ keyStart: 2 / 3, keyEnd: 1 });
-    // Whole milliseconds; the database clock may round the request's edges either way.
-    expect(res.body.createdAt).toBeGreaterThanOrEqual(before - 1000);
-    expect(res.body.createdAt).toBeLessThanOrEqual(after + 1000);
+    // Between two readings of the database's clock, the one that stamped it.
+    expect(res.body.createdAt).toBeGreaterThanOrEqual(before);
+    expect(res.body.createdAt).toBeLessThanOrEqual(after);
     expect(res.body.updatedAt).toBe(res.body.createdAt);
   });
 
