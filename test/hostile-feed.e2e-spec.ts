@@ -11,6 +11,7 @@ import {
 } from './support/hostile';
 import type { ServiceProcess } from './support/service-process';
 import { SseClient } from './support/sse-client';
+import { recordFigure } from './support/figures';
 
 /**
  * Hostile clients of the headers the service reads and of the change feed (docs/extensions.md
@@ -258,11 +259,16 @@ describe('Headers made to backtrack a regular expression (e2e)', () => {
     ],
   ])(
     '%s: %i requests, 2 at a time, answered as fast as a probe GET allows, which they do not slow',
-    async (_attack, count, attack, expectAnswer) => {
+    async (attackName, count, attack, expectAnswer) => {
       // The first answer pays for what is done once (a password's scrypt, code compiled).
       expectAnswer(await attack());
       const cost = await beside(base, () => sendAll(count, 2, attack), { headers: ALICE });
       for (const answer of cost.value.answers) expectAnswer(answer);
+      recordFigure(
+        `hostile headers: ${attackName}, ${count} requests, ms`,
+        Math.round(cost.attackMs),
+      );
+      recordFigure(`hostile headers: ${attackName}, p90 GET beside, ms`, Math.round(cost.p90GetMs));
       expect(cost.value.p90Ms).toBeLessThanOrEqual(allowedMs(cost.idleGetMs));
       expect(cost.p90GetMs).toBeLessThanOrEqual(allowedMs(cost.idleGetMs));
     },
@@ -383,6 +389,10 @@ describe("The change feed's fair share (e2e)", () => {
     }
     expect(beyond.p90Ms).toBeLessThanOrEqual(allowedMs(cost.idleGetMs));
     expect(cost.p90GetMs).toBeLessThanOrEqual(allowedMs(cost.idleGetMs));
+    recordFigure(
+      'hostile feed: 300 long polls from one address, RSS growth, MiB',
+      Math.round(cost.value.peakMiB - before),
+    );
     expect(cost.value.peakMiB - before).toBeLessThan(24);
     await untilInFlight(5);
 
