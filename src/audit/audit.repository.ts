@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import { InsertRows } from '../database/statements-built-once';
 import { deleteOldest } from '../database/delete-oldest';
 import type { Keyset } from '../database/keyset';
 import type { Actor } from './actor';
@@ -37,6 +38,19 @@ function columnsOf(record: AuditRecord) {
   };
 }
 
+/** The insert of every change's record (docs/ARCHITECTURE.md, "Statements built once"). */
+const INSERT = new InsertRows(AuditEventEntity, [
+  'principal',
+  'clientAddress',
+  'userAgent',
+  'requestId',
+  'operation',
+  'resource',
+  'outcome',
+  'before',
+  'after',
+]);
+
 /** Every statement of the audit_events table; writes join the current transaction. */
 @Injectable()
 export class AuditRepository {
@@ -51,12 +65,7 @@ export class AuditRepository {
    * committed; a refusal, outside any transaction, is written at once.
    */
   async insert(record: AuditRecord): Promise<void> {
-    await this.events
-      .createQueryBuilder()
-      .insert()
-      .values(columnsOf(record))
-      .updateEntity(false)
-      .execute();
+    await INSERT.run(this.db.tx, [columnsOf(record)]);
   }
 
   /**

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { SelectQueryBuilder } from 'typeorm';
+import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { ResourceVersion } from '../conditional/resource-version';
 import { createdMicros, RETURNING_VERSION, versionOf } from '../database/column-transformers';
 import { translateViolations } from '../database/constraint-violations';
 import { byKeyset, Keyset } from '../database/keyset';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import { InsertRows, QueryBuiltOnce } from '../database/statements-built-once';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
 import type { ReaderGroupRecord, ScopedReaderGroup } from './reader-group';
 import { ReaderGroupReaderEntity } from './reader-group-reader.entity';
@@ -13,6 +14,59 @@ import { ReaderGroupStreamEntity } from './reader-group-stream.entity';
 import { ReaderGroupEntity } from './reader-group.entity';
 import { ReaderGroupExistsError, ReaderGroupNotFoundError } from './reader-group.errors';
 import type { StreamRef } from './stream-ref';
+
+/** The inserts of every create of a group (docs/ARCHITECTURE.md, "Statements built once"). */
+const INSERT = new InsertRows(ReaderGroupEntity, ['scopeName', 'name'], RETURNING_VERSION);
+const INSERT_STREAMS = new InsertRows(ReaderGroupStreamEntity, [
+  'scopeName',
+  'readerGroup',
+  'position',
+  'streamScope',
+  'streamName',
+]);
+
+/**
+ * The groups aliased `g`, with their versions and stream lists (scoped names, in order) and,
+ * with `readers`, their online readers: `array_agg` subqueries, one statement whatever the
+ * lists' lengths.
+ */
+function withLists(
+  manager: EntityManager,
+  readers: boolean,
+): SelectQueryBuilder<ReaderGroupEntity> {
+  const query = manager
+    .getRepository(ReaderGroupEntity)
+    .createQueryBuilder('g')
+    .select('g.scopeName', 'scopeName')
+    .addSelect('g.name', 'name')
+    .addSelect('g.version::text', 'version')
+    .addSelect(createdMicros('g'), 'created')
+    .addSelect(
+      (list) =>
+        list
+          .select(
+            `coalesce(array_agg(s.stream_scope || '/' || s.stream_name ORDER BY s.position), '{}')`,
+          )
+          .from(ReaderGroupStreamEntity, 's')
+          .where('s.scope_name = g.scope_name AND s.reader_group = g.name'),
+      'streams',
+    );
+  if (!readers) return query;
+  return query.addSelect(
+    (list) =>
+      list
+        .select(`coalesce(array_agg(r.reader_id ORDER BY r.reader_id), '{}')`)
+        .from(ReaderGroupReaderEntity, 'r')
+        .where('r.scope_name = g.scope_name AND r.reader_group = g.name'),
+    'readers',
+  );
+}
+
+/** The read of every GET of a group, with its lists, in one query. */
+const ONE_GROUP = new QueryBuiltOnce(
+  (manager) => withLists(manager, true).where('g.scopeName = :scope AND g.name = :group'),
+  ['scope', 'group'],
+);
 
 /** A group as read with its lists: its version and its scoped names, as text. */
 interface GroupRow extends ResourceVersion {
@@ -50,14 +104,10 @@ export class ReaderGroupsRepository {
         foreignKey: () => new ScopeNotFoundError(scope),
       },
       async () => {
-        const inserted = await this.groups
-          .createQueryBuilder()
-          .insert()
-          .values({ scopeName: scope, name: group })
-          .returning(RETURNING_VERSION)
-          .updateEntity(false)
-          .execute();
-        return (inserted.raw as ResourceVersion[])[0];
+        const [inserted] = await INSERT.run<ResourceVersion>(this.db.tx, [
+          { scopeName: scope, name: group },
+        ]);
+        return inserted;
       },
     );
   }
@@ -73,20 +123,16 @@ export class ReaderGroupsRepository {
 
   /** Stores the group's stream list, in order, in one statement. */
   async insertStreams(scope: string, group: string, refs: StreamRef[]): Promise<void> {
-    await this.streamLists
-      .createQueryBuilder()
-      .insert()
-      .values(
-        refs.map((ref, position) => ({
-          scopeName: scope,
-          readerGroup: group,
-          position,
-          streamScope: ref.scope,
-          streamName: ref.stream,
-        })),
-      )
-      .updateEntity(false)
-      .execute();
+    await INSERT_STREAMS.run(
+      this.db.tx,
+      refs.map((ref, position) => ({
+        scopeName: scope,
+        readerGroup: group,
+        position,
+        streamScope: ref.scope,
+        streamName: ref.stream,
+      })),
+    );
   }
 
   /** Names in order, a batch or a page after a name (one range scan of the key). */
@@ -114,16 +160,14 @@ export class ReaderGroupsRepository {
 
   /** The group with its streams and its online readers, in one query. */
   async findOne(scope: string, group: string): Promise<ReaderGroupRecord | undefined> {
-    const row = await this.withLists(true)
-      .where('g.scopeName = :scope AND g.name = :group', { scope, group })
-      .getRawOne<GroupRow>();
+    const [row] = await ONE_GROUP.rows<GroupRow>(this.db.tx, { scope, group });
     if (!row) return undefined;
     return { streams: row.streams, readers: row.readers, revision: versionOf(row) };
   }
 
   /** The groups of several scopes, by scope and name; with `lock`, unchangeable until the end. */
   async findIn(scopes: string[], lock: boolean): Promise<ScopedReaderGroup[]> {
-    const query = this.withLists(false)
+    const query = withLists(this.db.tx, false)
       .where('g.scopeName = ANY(:scopes)', { scopes })
       .orderBy('g.scopeName')
       .addOrderBy('g.name');
@@ -171,38 +215,5 @@ export class ReaderGroupsRepository {
     if (changed === 0) return false;
     await this.groups.increment({ scopeName: scope, name: group }, 'version', 1);
     return true;
-  }
-
-  /**
-   * The groups aliased `g`, with their versions and stream lists (scoped names, in order) and,
-   * with `readers`, their online readers: `array_agg` subqueries, one statement whatever the
-   * lists' lengths.
-   */
-  private withLists(readers: boolean): SelectQueryBuilder<ReaderGroupEntity> {
-    const query = this.groups
-      .createQueryBuilder('g')
-      .select('g.scopeName', 'scopeName')
-      .addSelect('g.name', 'name')
-      .addSelect('g.version::text', 'version')
-      .addSelect(createdMicros('g'), 'created')
-      .addSelect(
-        (list) =>
-          list
-            .select(
-              `coalesce(array_agg(s.stream_scope || '/' || s.stream_name ORDER BY s.position), '{}')`,
-            )
-            .from(ReaderGroupStreamEntity, 's')
-            .where('s.scope_name = g.scope_name AND s.reader_group = g.name'),
-        'streams',
-      );
-    if (!readers) return query;
-    return query.addSelect(
-      (list) =>
-        list
-          .select(`coalesce(array_agg(r.reader_id ORDER BY r.reader_id), '{}')`)
-          .from(ReaderGroupReaderEntity, 'r')
-          .where('r.scope_name = g.scope_name AND r.reader_group = g.name'),
-      'readers',
-    );
   }
 }

@@ -6,8 +6,13 @@ import { translateViolations } from '../database/constraint-violations';
 import { byKeyset, Keyset } from '../database/keyset';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import { InsertRows, ReadByKey } from '../database/statements-built-once';
 import { ScopeExistsError, ScopeNotEmptyError } from './scope.errors';
 import { ScopeEntity } from './scope.entity';
+
+/** The read of every GET of a scope and the insert of every create (docs/ARCHITECTURE.md). */
+const BY_NAME = new ReadByKey(ScopeEntity, ['name']);
+const INSERT = new InsertRows(ScopeEntity, ['name'], RETURNING_VERSION);
 
 /** Every statement of the scopes table; each joins the current transaction, if any. */
 @Injectable()
@@ -31,7 +36,7 @@ export class ScopesRepository {
 
   /** The scope's version, or undefined when there is no such scope. */
   async findVersion(name: string): Promise<ResourceVersion | undefined> {
-    const scope = await this.scopes.findOneBy({ name });
+    const scope = await BY_NAME.one(this.db.tx, [name]);
     return scope ? versionOf(scope) : undefined;
   }
 
@@ -61,14 +66,8 @@ export class ScopesRepository {
   /** Creates the scope; the version of the new scope. */
   insert(name: string): Promise<ResourceVersion> {
     return translateViolations({ unique: () => new ScopeExistsError(name) }, async () => {
-      const inserted = await this.scopes
-        .createQueryBuilder()
-        .insert()
-        .values({ name })
-        .returning(RETURNING_VERSION)
-        .updateEntity(false)
-        .execute();
-      return (inserted.raw as ResourceVersion[])[0];
+      const [inserted] = await INSERT.run<ResourceVersion>(this.db.tx, [{ name }]);
+      return inserted;
     });
   }
 

@@ -159,19 +159,20 @@ export class StreamEntity extends VersionedEntity {
 }
 
 /** The configuration columns of a stream: what a PUT replaces all at once. */
-export type ConfigurationColumns = Pick<
-  StreamEntity,
-  | 'scalingType'
-  | 'minSegments'
-  | 'targetRate'
-  | 'scaleFactor'
-  | 'retentionType'
-  | 'retentionMin'
-  | 'retentionMax'
-  | 'tags'
-  | 'rolloverSizeBytes'
-  | 'timestampAggregationTimeout'
->;
+export const CONFIGURATION_PROPERTIES = [
+  'scalingType',
+  'minSegments',
+  'targetRate',
+  'scaleFactor',
+  'retentionType',
+  'retentionMin',
+  'retentionMax',
+  'tags',
+  'rolloverSizeBytes',
+  'timestampAggregationTimeout',
+] as const;
+
+export type ConfigurationColumns = Pick<StreamEntity, (typeof CONFIGURATION_PROPERTIES)[number]>;
 
 /** How a configuration is stored: flat, in columns. */
 export function configurationColumns(config: StreamConfiguration): ConfigurationColumns {

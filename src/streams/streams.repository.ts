@@ -1,11 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  In,
-  LessThanOrEqual,
-  MoreThanOrEqual,
-  type QueryDeepPartialEntity,
-  type SelectQueryBuilder,
-} from 'typeorm';
+import { LessThanOrEqual, MoreThanOrEqual, type SelectQueryBuilder } from 'typeorm';
 import { markStreamName } from '../common/names';
 import type { ResourceVersion } from '../conditional/resource-version';
 import { createdMicros, RETURNING_VERSION } from '../database/column-transformers';
@@ -13,6 +7,12 @@ import { translateViolations } from '../database/constraint-violations';
 import { byKeyset, Keyset } from '../database/keyset';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import {
+  InsertRows,
+  QueryBuiltOnce,
+  ReadByKey,
+  UpdateRows,
+} from '../database/statements-built-once';
 import { equalKeyRanges, KeyRange } from '../scaling/key-ranges';
 import type { Segment } from '../scaling/manual-scale';
 import { Epoch, SegmentRecord } from '../scaling/scaling-history';
@@ -21,6 +21,7 @@ import { StreamEpochEntity } from './stream-epoch.entity';
 import { StreamSegmentEntity } from './stream-segment.entity';
 import { INTERNAL_STREAM_CONFIGURATION, StreamConfiguration } from './stream-configuration';
 import {
+  CONFIGURATION_PROPERTIES,
   configurationColumns,
   ConfigurationColumns,
   StreamEntity,
@@ -29,6 +30,46 @@ import {
 import { StreamFilter } from './stream-filter';
 import { StreamExistsError } from './stream.errors';
 import type { Stream, StreamTimes } from './stream';
+
+/** The read of every GET of a stream (docs/ARCHITECTURE.md, "Reads by key"). */
+const BY_NAME = new ReadByKey(StreamEntity, ['scopeName', 'name']);
+
+/** The read that locks the stream a change is about. */
+const LOCKED_BY_NAME = new ReadByKey(StreamEntity, ['scopeName', 'name'], 'FOR UPDATE');
+
+/** Which of some streams exist, by scope and name (a reader group's list, say). */
+const existingStreams = (lock: boolean) =>
+  new QueryBuiltOnce(
+    (manager) => {
+      const query = manager
+        .getRepository(StreamEntity)
+        .createQueryBuilder('s')
+        .select('s.scopeName', 'scopeName')
+        .addSelect('s.name', 'name')
+        .where('(s.scope_name, s.name) IN (SELECT * FROM unnest(:scopes::text[], :names::text[]))');
+      return lock ? query.setLock('for_key_share') : query;
+    },
+    ['scopes', 'names'],
+  );
+const EXISTING = existingStreams(false);
+const LOCKED_EXISTING = existingStreams(true);
+
+/** What a change of a stream and its companion sets besides its columns, and answers. */
+const STREAM_CHANGE = {
+  also: 'version = version + 1, updated_at = now()',
+  where: 'scope_name = $1 AND name = ANY($2::text[])',
+  returning: `name, ${RETURNING_VERSION}`,
+};
+const UPDATE_CONFIGURATION = new UpdateRows(StreamEntity, CONFIGURATION_PROPERTIES, STREAM_CHANGE);
+const SEAL = new UpdateRows(StreamEntity, ['state'], STREAM_CHANGE);
+const TOUCH = new UpdateRows(StreamEntity, [], STREAM_CHANGE);
+
+/** The insert of every create of a stream, with its companion. */
+const INSERT = new InsertRows(
+  StreamEntity,
+  ['scopeName', 'name', 'ownerStream', 'ownerReaderGroup', 'state', ...CONFIGURATION_PROPERTIES],
+  RETURNING_VERSION,
+);
 
 /** A stream of a list: without its version, which no list shows. */
 export type ListedStream = Omit<Stream, 'revision'>;
@@ -143,16 +184,13 @@ export class StreamsRepository {
   }
 
   async findOne(scope: string, name: string): Promise<Stream | undefined> {
-    const stream = await this.streams.findOneBy({ scopeName: scope, name });
+    const stream = await BY_NAME.one(this.db.tx, [scope, name]);
     return stream ? streamOf(stream) : undefined;
   }
 
   /** Reads the stream and locks its row until the current transaction ends. */
   async lockOne(scope: string, name: string): Promise<Stream | undefined> {
-    const stream = await this.streams.findOne({
-      where: { scopeName: scope, name },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const stream = await LOCKED_BY_NAME.one(this.db.tx, [scope, name]);
     return stream ? streamOf(stream) : undefined;
   }
 
@@ -190,10 +228,12 @@ export class StreamsRepository {
     lock: boolean,
   ): Promise<Set<string>> {
     if (streams.length === 0) return new Set();
-    const found = await this.streams.find({
-      select: { scopeName: true, name: true },
-      where: streams.map((ref) => ({ scopeName: ref.scope, name: ref.stream })),
-      ...(lock && { lock: { mode: 'for_key_share' } }),
+    const found = await (lock ? LOCKED_EXISTING : EXISTING).rows<{
+      scopeName: string;
+      name: string;
+    }>(this.db.tx, {
+      scopes: streams.map((ref) => ref.scope),
+      names: streams.map((ref) => ref.stream),
     });
     return new Set(found.map((s) => `${s.scopeName}/${s.name}`));
   }
@@ -256,23 +296,17 @@ export class StreamsRepository {
    * versions of the new streams, in the order given.
    */
   async insert(scope: string, streams: NewStream[]): Promise<ResourceVersion[]> {
-    const inserted = await this.streams
-      .createQueryBuilder()
-      .insert()
-      .values(
-        streams.map((s) => ({
-          scopeName: scope,
-          name: s.name,
-          ownerStream: s.ownerStream,
-          ownerReaderGroup: s.ownerReaderGroup,
-          state: 'ACTIVE' as const,
-          ...s.columns,
-        })),
-      )
-      .returning(RETURNING_VERSION)
-      .updateEntity(false)
-      .execute();
-    return inserted.raw as ResourceVersion[];
+    return INSERT.run<ResourceVersion>(
+      this.db.tx,
+      streams.map((s) => ({
+        scopeName: scope,
+        name: s.name,
+        ownerStream: s.ownerStream,
+        ownerReaderGroup: s.ownerReaderGroup,
+        state: 'ACTIVE' as const,
+        ...s.columns,
+      })),
+    );
   }
 
   /** Replaces every configuration column of a stream; its new version. */
@@ -281,22 +315,12 @@ export class StreamsRepository {
     name: string,
     config: StreamConfiguration,
   ): Promise<ResourceVersion> {
-    return this.changed(
-      scope,
-      [name],
-      { ...configurationColumns(config), updatedAt: () => 'now()' },
-      name,
-    );
+    return this.changed(UPDATE_CONFIGURATION, scope, [name], configurationColumns(config), name);
   }
 
   /** Seals a stream and its companion; the stream's new version. */
   seal(scope: string, name: string): Promise<ResourceVersion> {
-    return this.changed(
-      scope,
-      [name, markStreamName(name)],
-      { state: 'SEALED', updatedAt: () => 'now()' },
-      name,
-    );
+    return this.changed(SEAL, scope, [name, markStreamName(name)], { state: 'SEALED' }, name);
   }
 
   /** The stream with when it was created and last changed. */
@@ -461,7 +485,7 @@ export class StreamsRepository {
 
   /** Moves the stream's version on (a change of its segments); the new one. */
   touch(scope: string, name: string): Promise<ResourceVersion> {
-    return this.changed(scope, [name], {}, name);
+    return this.changed(TOUCH, scope, [name], {}, name);
   }
 
   /**
@@ -542,23 +566,18 @@ export class StreamsRepository {
    * Changes streams `names` of a scope, moving their versions on in the same statement; the
    * new version of `name`.
    */
-  private async changed(
+  private async changed<P extends keyof StreamEntity>(
+    update: UpdateRows<StreamEntity, P>,
     scope: string,
     names: string[],
-    set: QueryDeepPartialEntity<StreamEntity>,
+    set: Pick<StreamEntity, P>,
     name: string,
   ): Promise<ResourceVersion> {
-    const updated = await this.streams
-      .createQueryBuilder()
-      .update()
-      .set({ ...set, version: () => 'version + 1' })
-      .where({ scopeName: scope, name: In(names) })
-      .returning(`name, ${RETURNING_VERSION}`)
-      .updateEntity(false)
-      .execute();
-    const { created, version } = (updated.raw as (ResourceVersion & { name: string })[]).find(
-      (row) => row.name === name,
-    )!;
+    const updated = await update.run<ResourceVersion & { name: string }>(this.db.tx, set, [
+      scope,
+      names,
+    ]);
+    const { created, version } = updated.find((row) => row.name === name)!;
     return { created, version };
   }
 
