@@ -62,7 +62,11 @@ const config: Config = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/web/src/**/*.spec.ts',
+        '<rootDir>/scripts/**/*.spec.ts',
+      ],
     },
     {
       ...shared,

@@ -27,7 +27,7 @@ const keptByPage = (page: Page) =>
     return [localStorage.length, sessionStorage.length, document.cookie];
   });
 
-/** The console's redirect URI, as the README tells operators to register it. */
+/** The console's redirect URI, as docs/security.md tells operators to register it. */
 const CALLBACK_PATH = '/console/sign-in/callback';
 
 /**

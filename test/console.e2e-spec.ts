@@ -331,7 +331,7 @@ describe('The console in a browser (e2e)', () => {
         streamTags: ['billing'],
       });
       // Rescaled several times: 2, 3, 1, 4, then 2 segments, a moment apart (so that the
-      // picture in the README shows them apart).
+      // picture in docs/console.md shows them apart).
       for (const minSegments of [3, 1, 4, 2]) {
         await new Promise((resolve) => setTimeout(resolve, 150));
         const res = await api()
@@ -390,7 +390,7 @@ describe('The console in a browser (e2e)', () => {
       await chart.locator('canvas').first().waitFor();
       expect(await seriousViolations(page)).toEqual([]);
 
-      // The README's picture: the screen down to the count chart, an active segment selected
+      // The picture of docs/console.md: the screen down to the count chart, an active segment selected
       // to scale, another segment under the pointer; in a window tall enough for all of it.
       await page.setViewportSize({ width: 1280, height: 1400 });
       try {

@@ -67,7 +67,7 @@ export function buildProgram(): Command {
   const program = globalOptions(new Command('tributary'))
     .description('Command-line client of Tributary and of any controller speaking the /v1 contract')
     .exitOverride()
-    // `tributary <command> --help` lists the options (README, Command-line client), and the
+    // `tributary <command> --help` lists the options (docs/cli.md), and the
     // options every command takes (-o, --url, credentials) are among them.
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(add --help for usage)');

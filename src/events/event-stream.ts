@@ -8,6 +8,11 @@ import { visibleTo } from './feed-viewer';
 const STEP = 500;
 /** What a stream buffers before it waits for its client to take it. */
 const HIGH_WATER_MARK = 64 * 1024;
+/**
+ * Bytes that may wait unsent for a client before it is cut off, beyond what the kernel's socket
+ * buffers hold: a few hundred frames, far more than a client that keeps up ever leaves waiting.
+ */
+const MAX_UNSENT_BYTES = 1024 * 1024;
 const CONNECTED = Buffer.from(': connected\n\n');
 const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
 
@@ -19,9 +24,7 @@ export interface StreamSource {
   subscribe(wake: () => void): () => void;
   /** Milliseconds between two attempts to read after a failed one. */
   retryMs: number;
-  /** Bytes that may wait unsent for a client before it is cut off (EVENTS_MAX_UNSENT_BYTES)... */
-  maxUnsentBytes: number;
-  /** ... or how long it may take nothing of what waits for it (EVENTS_SLOW_CLIENT_MS). */
+  /** How long a client may take nothing of what waits for it (EVENTS_SLOW_CLIENT_MS). */
   slowClientMs: number;
 }
 
@@ -30,7 +33,7 @@ export interface StreamSource {
  * after `position` as they commit, one frame each, and a comment at each {@link beat} (the
  * instance's one timer beats every stream). It reads only when its client takes what it sent (a
  * readable stream pulled by the response): a client that takes nothing for `slowClientMs` while
- * data waits, or lets more than `maxUnsentBytes` wait, is cut off (seen at the next beat). It
+ * data waits, or lets more than {@link MAX_UNSENT_BYTES} wait, is cut off (seen at the next beat). It
  * holds no database connection between reads. A failed read (the database away) is tried again,
  * comments still flowing; it ends by itself only when the service stops ({@link finish}) or the caller's credentials no longer hold.
  */
@@ -92,7 +95,7 @@ export class EventStream extends Readable {
     if (this.finished) return;
     const blocked = this.blockedSince !== undefined && now - this.blockedSince;
     if (
-      this.readableLength > this.source.maxUnsentBytes ||
+      this.readableLength > MAX_UNSENT_BYTES ||
       (blocked !== false && blocked > this.source.slowClientMs)
     ) {
       this.destroy(new Error('the client does not take what is sent'));

@@ -66,7 +66,6 @@ export class EventsService implements OnModuleDestroy {
       held: tail.held.bind(tail),
       subscribe: tail.subscribe.bind(tail),
       retryMs: config.EVENTS_POLL_MS,
-      maxUnsentBytes: config.EVENTS_MAX_UNSENT_BYTES,
       slowClientMs: config.EVENTS_SLOW_CLIENT_MS,
     };
     const perClient = config.EVENTS_MAX_STREAMS_PER_CLIENT;
