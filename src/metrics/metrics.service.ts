@@ -75,8 +75,12 @@ export class MetricsService implements OnModuleDestroy {
     registers: [this.registry],
   });
 
+  /** Whether anything is collected: with METRICS_ENABLED off, nothing scrapes the registry. */
+  private readonly enabled: boolean;
+
   constructor(config: AppConfig, connections: ConnectionPool) {
-    if (!config.METRICS_ENABLED) return;
+    this.enabled = config.METRICS_ENABLED;
+    if (!this.enabled) return;
     collectDefaultMetrics({ register: this.registry });
     this.poolGauge(
       'tributary_db_pool_connections',
@@ -152,6 +156,23 @@ export class MetricsService implements OnModuleDestroy {
     this.registry.clear();
   }
 
+  /**
+   * A gauge of state that another part of the service holds (open streams, the last readiness),
+   * read by `read` at each scrape rather than kept up to date by every change; none when
+   * metrics are off.
+   */
+  stateGauge(name: string, help: string, read: () => number | Promise<number>): void {
+    if (!this.enabled) return;
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        this.set(await read());
+      },
+    });
+  }
+
   /** A gauge read from the `pg` pool TypeORM opened, at each scrape (0 while there is none). */
   private poolGauge(
     name: string,
@@ -159,14 +180,9 @@ export class MetricsService implements OnModuleDestroy {
     connections: ConnectionPool,
     read: (pool: PoolCounts) => number,
   ): void {
-    new Gauge({
-      name,
-      help,
-      registers: [this.registry],
-      collect() {
-        const pool = connections.pool;
-        this.set(pool ? read(pool) : 0);
-      },
+    this.stateGauge(name, help, () => {
+      const pool = connections.pool;
+      return pool ? read(pool) : 0;
     });
   }
 }
