@@ -203,6 +203,13 @@ describe('Metrics (e2e)', () => {
     expect(await eventually(async () => (await feedSamples()).openStreams, 0)).toBe(0);
   });
 
+  it('reports the readiness and the database reachability that /readyz sees', async () => {
+    await t.http.get('/readyz').expect(200);
+    const samples = await scrape();
+    expect(valueOf(samples, 'tributary_ready')).toBe(1);
+    expect(valueOf(samples, 'tributary_database_up')).toBe(1);
+  });
+
   describe('with authentication', () => {
     let secured: TestApp;
 
