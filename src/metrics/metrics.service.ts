@@ -33,7 +33,9 @@ export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 /**
  * The service's Prometheus metrics, in a registry of this application's own (so several
  * applications in one process never share or collide). Other parts of the service report
- * through its methods: {@link requestStarted}, {@link authFailed}, {@link rateLimited}.
+ * through its methods: {@link requestStarted}, {@link authFailed}, {@link rateLimited}; or
+ * register metrics of their own in {@link registry}, their state read at each scrape through
+ * {@link stateGauge} (the change feed's, readiness).
  */
 @Injectable()
 export class MetricsService implements OnModuleDestroy {
