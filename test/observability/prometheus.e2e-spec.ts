@@ -105,10 +105,15 @@ describe('Alert rules and dashboard (observability)', () => {
       }
     });
 
-    it('names the package to install when a program is missing', () => {
-      expect(() => installedProgram('prometheus', 'prometheus', [tmpdir()])).toThrow(
-        'prometheus is not installed (apt-get install -y prometheus)',
-      );
+    it('names the package to install when a program is missing', async () => {
+      const empty = await mkdtemp(join(tmpdir(), 'tributary-no-programs-'));
+      try {
+        expect(() => installedProgram('prometheus', 'prometheus', [empty])).toThrow(
+          'prometheus is not installed (apt-get install -y prometheus)',
+        );
+      } finally {
+        await rm(empty, { recursive: true, force: true });
+      }
       expect(prometheusProgram('prometheus')).toMatch(/\/prometheus$/);
     });
   });
