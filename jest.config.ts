@@ -72,6 +72,8 @@ const config: Config = {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      // Against a real Prometheus: `npm run test:observability` (test/observability.jest.config.ts).
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/observability/'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
     },

@@ -1,9 +1,20 @@
+import { METRICS_PATH } from '../src/metrics/metrics.controller';
 import { eventually } from './support/eventually';
+import { parseSamples, valueOf } from './support/prometheus';
 import { ProxiedApp, startBehindProxy } from './support/proxied-app';
 import { TestApp } from './support/test-app';
 
 const PING = 'SELECT 1';
 const MIGRATIONS_QUERY = 'FROM "tributary_migrations"';
+
+/** What the readiness gauges say at a scrape. */
+const readinessGauges = async (t: TestApp) => {
+  const samples = parseSamples((await t.http.get(METRICS_PATH).expect(200)).text);
+  return {
+    ready: valueOf(samples, 'tributary_ready'),
+    databaseUp: valueOf(samples, 'tributary_database_up'),
+  };
+};
 
 /** A storm of probes, all at once, on every route that needs the database's health. */
 const probeStorm = (t: TestApp, size: number) =>
@@ -47,10 +58,12 @@ describe('Health during a database outage (e2e)', () => {
     });
     await t.http.get('/livez').expect(200);
     await t.http.get('/ping').expect(200);
+    expect(await readinessGauges(t)).toEqual({ ready: 0, databaseUp: 0 });
 
     await proxy.restore();
     expect(await eventually(async () => (await t.http.get('/readyz')).status, 200)).toBe(200);
     expect((await t.http.get('/v1/health').expect(200)).body.status).toBe('UP');
+    expect(await readinessGauges(t)).toEqual({ ready: 1, databaseUp: 1 });
   });
 });
 
@@ -71,6 +84,8 @@ describe('Health results are shared for a moment (e2e)', () => {
       const root = await t.http.get('/v1/health').expect(200);
       expect(root.body).toEqual(answers[1].body); // the storm's second probe: /v1/health
       await t.http.get('/v1/health/database').expect(200);
+      // Scrapes read the same tree: its readiness gauges run no check of their own.
+      expect(await readinessGauges(t)).toEqual({ ready: 1, databaseUp: 1 });
       expect(pings.count).toBe(1);
       expect(migrationChecks.count).toBe(1);
     } finally {

@@ -7,6 +7,7 @@ import { basic, writeAccounts } from './support/accounts';
 import { eventually } from './support/eventually';
 import { createScope, uniqueName } from './support/factories';
 import { parseSamples, Sample, samplesOf, valueOf } from './support/prometheus';
+import { SseClient } from './support/sse-client';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Observability: Prometheus metrics at /metrics. */
@@ -22,8 +23,11 @@ describe('Metrics (e2e)', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
+    // Listening: a request that never finishes and an event stream need a real socket.
+    await t.app.listen(0, '127.0.0.1');
   });
   afterAll(() => t.close());
+  const port = () => (t.app.getHttpServer().address() as AddressInfo).port;
 
   describe('after traffic', () => {
     let samples: Sample[];
@@ -145,11 +149,9 @@ describe('Metrics (e2e)', () => {
   });
 
   it('counts a request in flight until it ends, even when the client goes away', async () => {
-    await t.app.listen(0, '127.0.0.1');
-    const { port } = t.app.getHttpServer().address() as AddressInfo;
     const inFlight = async () => valueOf(await scrape(), 'http_requests_in_flight');
     // A body that never finishes keeps its request in flight.
-    const socket: Socket = connect(port, '127.0.0.1', () =>
+    const socket: Socket = connect(port(), '127.0.0.1', () =>
       socket.write(
         'POST /v1/scopes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
           'Content-Length: 100\r\n\r\n{"scopeName"',
@@ -162,6 +164,50 @@ describe('Metrics (e2e)', () => {
       socket.destroy();
     }
     expect(await eventually(inFlight, 0)).toBe(0);
+  });
+
+  it('counts the events the change feed delivers, and shows its streams against their limit', async () => {
+    const feedSamples = async () => {
+      const samples = await scrape();
+      return {
+        page: valueOf(samples, 'tributary_events_delivered_total', { via: 'page' }) ?? 0,
+        stream: valueOf(samples, 'tributary_events_delivered_total', { via: 'stream' }) ?? 0,
+        openStreams: valueOf(samples, 'tributary_events_open_streams'),
+        maxStreams: valueOf(samples, 'tributary_events_max_streams'),
+        longPolls: valueOf(samples, 'tributary_events_long_polls'),
+        maxLongPolls: valueOf(samples, 'tributary_events_max_long_polls'),
+      };
+    };
+    const before = await feedSamples();
+    const since = ((await t.http.get('/v1/events').expect(200)).body as { position: string })
+      .position;
+    await createScope(t.http);
+    await createScope(t.http);
+    const page = await t.http.get(`/v1/events?since=${since}`).expect(200);
+    expect(page.body.events).toHaveLength(2);
+    const stream = await SseClient.open(`http://127.0.0.1:${port()}/v1/events?since=${since}`);
+    try {
+      await stream.until((client) => client.events.length === 2);
+      const during = await feedSamples();
+      expect(during).toEqual({
+        page: before.page + 2,
+        stream: before.stream + 2,
+        openStreams: 1,
+        maxStreams: 1000,
+        longPolls: 0,
+        maxLongPolls: 1000,
+      });
+    } finally {
+      stream.close();
+    }
+    expect(await eventually(async () => (await feedSamples()).openStreams, 0)).toBe(0);
+  });
+
+  it('reports the readiness and the database reachability that /readyz sees', async () => {
+    await t.http.get('/readyz').expect(200);
+    const samples = await scrape();
+    expect(valueOf(samples, 'tributary_ready')).toBe(1);
+    expect(valueOf(samples, 'tributary_database_up')).toBe(1);
   });
 
   describe('with authentication', () => {

@@ -26,6 +26,8 @@ export interface StreamSource {
   retryMs: number;
   /** How long a client may take nothing of what waits for it (EVENTS_SLOW_CLIENT_MS). */
   slowClientMs: number;
+  /** `count` events were pushed to a client (they count as delivered: docs/alerting.md). */
+  sent(count: number): void;
 }
 
 /**
@@ -146,6 +148,7 @@ export class EventStream extends Readable {
       const read = this.source.held(this.position, this.scope, STEP);
       if (read === undefined) return false;
       for (const event of read.events) this.push(sseFrameBytes(event));
+      this.source.sent(read.events.length);
       this.position = read.through;
       if (read.events.length < STEP) return true;
     }
@@ -169,6 +172,7 @@ export class EventStream extends Readable {
       }
       if (this.finished) return;
       for (const event of shown) this.push(sseFrameBytes(event));
+      this.source.sent(shown.length);
       this.position = read.through;
       if (read.events.length < STEP) return;
     }

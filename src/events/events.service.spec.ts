@@ -1,30 +1,48 @@
 import { AppConfig } from '../config/app-config';
 import { InvalidRequestError } from '../common/domain-error';
+import { ConnectionPool } from '../database/connection-pool';
+import { MetricsService } from '../metrics/metrics.service';
+import type { StoredEvent } from './change-event';
 import type { EventStream } from './event-stream';
 import type { EventsRepository } from './events.repository';
 import { TooManyLongPollsError, TooManyStreamsError } from './events.errors';
 import { EventsService, FeedWatcher } from './events.service';
 import type { FeedTail } from './feed-tail.service';
 
-/** A feed with no event after 10, whose tail wakes no one: a long poll waits out its `wait`. */
-function emptyFeed(limits: Partial<AppConfig> = {}): EventsService {
-  const config = Object.assign(new AppConfig(), {
-    EVENTS_MAX_STREAMS: 3,
-    EVENTS_MAX_LONG_POLLS: 3,
-    EVENTS_MAX_STREAMS_PER_CLIENT: 2,
-    ...limits,
+const LIMITS = {
+  EVENTS_MAX_STREAMS: 3,
+  EVENTS_MAX_LONG_POLLS: 3,
+  EVENTS_MAX_STREAMS_PER_CLIENT: 2,
+};
+
+/**
+ * A feed whose events are `stored` (ids 1 to 10 at most), whose tail wakes no one: a long poll
+ * with nothing after its position waits out its `wait`. It reports to `metrics`.
+ */
+function feedOf(
+  stored: StoredEvent[],
+  metrics = new MetricsService(new AppConfig(), new ConnectionPool()),
+): EventsService {
+  const config = Object.assign(new AppConfig(), LIMITS);
+  const after = (position: bigint, take: number) => ({
+    events: stored.filter((event) => event.id > position).slice(0, take),
+    through: 10n,
   });
   const tail = {
-    read: () => Promise.resolve({ events: [], through: 10n }),
-    held: () => ({ events: [], through: 10n }),
+    read: (position: bigint, _scope: string, take: number) =>
+      Promise.resolve(after(position, take)),
+    held: (position: bigint, _scope: string, take: number) => after(position, take),
     subscribe: () => () => undefined,
     newest: 10n,
   } as unknown as FeedTail;
   const events = {
     bounds: () => Promise.resolve({ oldest: 1n, newest: 10n }),
   } as unknown as EventsRepository;
-  return new EventsService(config, tail, events);
+  return new EventsService(config, tail, events, metrics);
 }
+
+/** A feed with no event up to 10. */
+const emptyFeed = () => feedOf([]);
 
 const alice: FeedWatcher = { holder: 'principal:alice' };
 const longPoll = { since: '10', wait: 60 };
@@ -130,5 +148,50 @@ describe('EventsService: the places of long polls and streams', () => {
       await new Promise((resolve) => stream.once('close', resolve));
     }
     expect(feed.openStreams).toBe(0);
+  });
+});
+
+describe('EventsService: its metrics', () => {
+  const event = (id: bigint): StoredEvent => ({
+    id,
+    scopeName: 'sales',
+    resource: 'prn::/scope:sales',
+    body: '{"operation":"createScope"}',
+  });
+  const read = async (metrics: MetricsService, name: string, via?: string) =>
+    (await metrics.registry.getSingleMetric(name)!.get()).values.find(
+      (sample) => via === undefined || sample.labels.via === via,
+    )?.value;
+
+  it('counts the events it delivers, in pages and on streams', async () => {
+    const metrics = new MetricsService(new AppConfig(), new ConnectionPool());
+    const feed = feedOf([event(8n), event(9n), event(10n)], metrics);
+    await feed.page({ since: '7' }, undefined, alice);
+    await feed.page({ since: '9', wait: 5 }, undefined, alice);
+    await feed.page({ since: '10' }, undefined, alice);
+    const stream = await feed.stream({ since: '8' }, undefined, undefined, alice);
+    expect(await read(metrics, 'tributary_events_delivered_total', 'page')).toBe(4);
+    expect(await read(metrics, 'tributary_events_delivered_total', 'stream')).toBe(2);
+    stream.destroy();
+  });
+
+  it('shows the places its streams and long polls take, and their limits', async () => {
+    const metrics = new MetricsService(new AppConfig(), new ConnectionPool());
+    const feed = feedOf([], metrics);
+    const gone = new AbortController();
+    const poll = feed.page(longPoll, undefined, { ...alice, gone: gone.signal });
+    const stream = await feed.stream({}, undefined, undefined, alice);
+    expect(await read(metrics, 'tributary_events_open_streams')).toBe(1);
+    expect(await read(metrics, 'tributary_events_long_polls')).toBe(1);
+    expect(await read(metrics, 'tributary_events_max_streams')).toBe(LIMITS.EVENTS_MAX_STREAMS);
+    expect(await read(metrics, 'tributary_events_max_long_polls')).toBe(
+      LIMITS.EVENTS_MAX_LONG_POLLS,
+    );
+    gone.abort();
+    await poll;
+    stream.destroy();
+    await new Promise((resolve) => stream.once('close', resolve));
+    expect(await read(metrics, 'tributary_events_open_streams')).toBe(0);
+    expect(await read(metrics, 'tributary_events_long_polls')).toBe(0);
   });
 });

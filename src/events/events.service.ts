@@ -1,6 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { InvalidRequestError } from '../common/domain-error';
 import { AppConfig } from '../config/app-config';
+import { MetricsService } from '../metrics/metrics.service';
 import type { StoredEvent } from './change-event';
 import { EventStream, StreamSource } from './event-stream';
 import { EventsRepository } from './events.repository';
@@ -11,6 +12,7 @@ import {
   TooManyStreamsError,
 } from './events.errors';
 import { parsePosition, POSITION_RULE, positionProblem } from './feed-position';
+import { FeedMetrics } from './feed-metrics';
 import { FeedTail } from './feed-tail.service';
 import type { FeedViewer } from './feed-viewer';
 import { visibleTo } from './feed-viewer';
@@ -55,11 +57,13 @@ export class EventsService implements OnModuleDestroy {
   private readonly source: StreamSource;
   /** One timer beats every stream, while there are streams. */
   private heartbeat?: NodeJS.Timeout;
+  private readonly metrics: FeedMetrics;
 
   constructor(
     private readonly config: AppConfig,
     private readonly tail: FeedTail,
     private readonly events: EventsRepository,
+    metrics: MetricsService,
   ) {
     this.source = {
       read: tail.read.bind(tail),
@@ -67,10 +71,15 @@ export class EventsService implements OnModuleDestroy {
       subscribe: tail.subscribe.bind(tail),
       retryMs: config.EVENTS_POLL_MS,
       slowClientMs: config.EVENTS_SLOW_CLIENT_MS,
+      sent: (count) => this.metrics.deliver('stream', count),
     };
     const perClient = config.EVENTS_MAX_STREAMS_PER_CLIENT;
     this.streamSlots = new WatcherSlots(config.EVENTS_MAX_STREAMS, perClient);
     this.pollSlots = new WatcherSlots(config.EVENTS_MAX_LONG_POLLS, perClient);
+    this.metrics = new FeedMetrics(metrics, {
+      streams: this.streamSlots,
+      longPolls: this.pollSlots,
+    });
   }
 
   /** How many streams this instance sends now. */
@@ -105,10 +114,22 @@ export class EventsService implements OnModuleDestroy {
     if (query.since === undefined) {
       return { events: [], position: (await this.events.bounds()).newest };
     }
-    if (!query.wait) return this.pageAfter(query.since, query, viewer);
+    const page = await this.pageFor(query.since, query, viewer, watcher);
+    this.metrics.deliver('page', page.events.length);
+    return page;
+  }
+
+  /** A page after `since`; a long poll holds one of its client's places while it waits. */
+  private async pageFor(
+    since: string,
+    query: FeedQuery,
+    viewer: FeedViewer | undefined,
+    watcher: FeedWatcher,
+  ): Promise<FeedPage> {
+    if (!query.wait) return this.pageAfter(since, query, viewer);
     const release = this.place(this.pollSlots, watcher.holder, TooManyLongPollsError);
     try {
-      return await this.pageAfter(query.since, query, viewer, watcher.gone);
+      return await this.pageAfter(since, query, viewer, watcher.gone);
     } finally {
       release();
     }

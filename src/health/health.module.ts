@@ -3,6 +3,7 @@ import { TerminusModule } from '@nestjs/terminus';
 import { AuthModule } from '../auth/auth.module';
 import { GracefulShutdown } from './graceful-shutdown.service';
 import { HealthController } from './health.controller';
+import { HealthMetrics } from './health-metrics';
 import { HealthService } from './health.service';
 import { DatabaseIndicator } from './indicators/database.indicator';
 import { DiskSpaceIndicator } from './indicators/disk-space.indicator';
@@ -14,6 +15,7 @@ import { ProbesController } from './probes.controller';
   controllers: [HealthController, ProbesController],
   providers: [
     HealthService,
+    HealthMetrics,
     GracefulShutdown,
     DatabaseIndicator,
     DiskSpaceIndicator,

@@ -116,8 +116,21 @@ describe('MetricsService', () => {
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
   });
 
-  it('collects nothing from the process or the pool when metrics are off', async () => {
-    const text = await metricsWith({ METRICS_ENABLED: 'false' }).scrape();
-    expect(text).not.toMatch(/process_cpu|nodejs_|tributary_db_pool/);
+  it('reads a state gauge at each scrape, from what another part of the service holds', async () => {
+    const metrics = metricsWith();
+    let open = 2;
+    metrics.stateGauge('tributary_things_open', 'Things open', () => Promise.resolve(open));
+    expect(await metrics.scrape()).toMatch(/^tributary_things_open 2$/m);
+    open = 0;
+    expect(await valueOf(metrics, 'tributary_things_open')).toBe(0);
+  });
+
+  it('collects nothing from the process, the pool or a state gauge when metrics are off', async () => {
+    const off = metricsWith({ METRICS_ENABLED: 'false' });
+    off.stateGauge('tributary_things_open', 'Things open', () => {
+      throw new Error('not read when metrics are off');
+    });
+    const text = await off.scrape();
+    expect(text).not.toMatch(/process_cpu|nodejs_|tributary_db_pool|tributary_things_open/);
   });
 });

@@ -33,7 +33,9 @@ export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 /**
  * The service's Prometheus metrics, in a registry of this application's own (so several
  * applications in one process never share or collide). Other parts of the service report
- * through its methods: {@link requestStarted}, {@link authFailed}, {@link rateLimited}.
+ * through its methods: {@link requestStarted}, {@link authFailed}, {@link rateLimited}; or
+ * register metrics of their own in {@link registry}, their state read at each scrape through
+ * {@link stateGauge} (the change feed's, readiness).
  */
 @Injectable()
 export class MetricsService implements OnModuleDestroy {
@@ -75,8 +77,12 @@ export class MetricsService implements OnModuleDestroy {
     registers: [this.registry],
   });
 
+  /** Whether anything is collected: with METRICS_ENABLED off, nothing scrapes the registry. */
+  private readonly enabled: boolean;
+
   constructor(config: AppConfig, connections: ConnectionPool) {
-    if (!config.METRICS_ENABLED) return;
+    this.enabled = config.METRICS_ENABLED;
+    if (!this.enabled) return;
     collectDefaultMetrics({ register: this.registry });
     this.poolGauge(
       'tributary_db_pool_connections',
@@ -152,6 +158,23 @@ export class MetricsService implements OnModuleDestroy {
     this.registry.clear();
   }
 
+  /**
+   * A gauge of state that another part of the service holds (open streams, the last readiness),
+   * read by `read` at each scrape rather than kept up to date by every change; none when
+   * metrics are off.
+   */
+  stateGauge(name: string, help: string, read: () => number | Promise<number>): void {
+    if (!this.enabled) return;
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        this.set(await read());
+      },
+    });
+  }
+
   /** A gauge read from the `pg` pool TypeORM opened, at each scrape (0 while there is none). */
   private poolGauge(
     name: string,
@@ -159,14 +182,9 @@ export class MetricsService implements OnModuleDestroy {
     connections: ConnectionPool,
     read: (pool: PoolCounts) => number,
   ): void {
-    new Gauge({
-      name,
-      help,
-      registers: [this.registry],
-      collect() {
-        const pool = connections.pool;
-        this.set(pool ? read(pool) : 0);
-      },
+    this.stateGauge(name, help, () => {
+      const pool = connections.pool;
+      return pool ? read(pool) : 0;
     });
   }
 }

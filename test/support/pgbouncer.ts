@@ -1,26 +1,17 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { freePort } from '../../src/startup/free-port';
+import { installedProgram } from './installed-program';
 
 /** Set (to its URL) while the tests reach their server through PgBouncer (`npm run test:pooler`). */
 export const THROUGH_POOLER_ENV = 'TRIBUTARY_TEST_THROUGH_POOLER';
 
 /** PgBouncer refuses to run as root: started by root, it runs as PostgreSQL's account. */
 const ACCOUNT = 'postgres';
-
-/** The `pgbouncer` program: on the PATH, or where Debian's package puts it. */
-function program(): string {
-  const found = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin']
-    .map((dir) => join(dir, 'pgbouncer'))
-    .find((candidate) => existsSync(candidate));
-  if (!found) throw new Error('pgbouncer is not installed (apt-get install -y pgbouncer)');
-  return found;
-}
 
 const canConnect = (port: number): Promise<boolean> =>
   new Promise((answer) => {
@@ -86,9 +77,13 @@ export class PgBouncer {
       const gid = Number(execFileSync('id', ['-g', ACCOUNT]).toString());
       await chown(users, uid, gid);
     }
-    const child = spawn(program(), [...(asRoot ? ['-u', ACCOUNT] : []), ini], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      installedProgram('pgbouncer', 'pgbouncer'),
+      [...(asRoot ? ['-u', ACCOUNT] : []), ini],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const bouncer = new PgBouncer(child, dir, port);
     for (let attempt = 0; !(await canConnect(port)); attempt++) {
       if (child.exitCode !== null || attempt > 100) {

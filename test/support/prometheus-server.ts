@@ -1,0 +1,141 @@
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { stringify } from 'yaml';
+import { freePort } from '../../src/startup/free-port';
+import { installedProgram } from './installed-program';
+
+/** The job the rules of deploy/prometheus/alerts.yml and the dashboard select. */
+export const SCRAPE_JOB = 'tributary';
+
+/** The program of Debian's `prometheus` package, `name` being `prometheus` or `promtool`. */
+export const prometheusProgram = (name: 'prometheus' | 'promtool'): string =>
+  installedProgram(name, 'prometheus');
+
+/** What `promtool` said, and whether it succeeded. */
+export interface PromtoolRun {
+  code: number;
+  output: string;
+}
+
+/** Runs `promtool` with `args`; a failure is answered, not thrown, so a test can show it. */
+export async function promtool(...args: string[]): Promise<PromtoolRun> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(prometheusProgram('promtool'), args);
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? -1, output: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+  }
+}
+
+/** One rule as `/api/v1/rules` reports it. */
+export interface LoadedRule {
+  name: string;
+  query: string;
+  health: string;
+  lastError?: string;
+  lastEvaluation: string;
+}
+
+/** What the HTTP API answers: its data, or its error. */
+interface ApiAnswer<T> {
+  status: 'success' | 'error';
+  data: T;
+  errorType?: string;
+  error?: string;
+}
+
+/**
+ * A Prometheus server of the test's own: its configuration and storage in a temporary
+ * directory, its API on a free port of the loopback, scraping `target` under {@link SCRAPE_JOB}
+ * every second and evaluating `ruleFiles` as often.
+ */
+export class PrometheusServer {
+  readonly output: string[] = [];
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly dir: string,
+    readonly url: string,
+  ) {
+    child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
+  }
+
+  static async start(target: string, ruleFiles: string[]): Promise<PrometheusServer> {
+    const program = prometheusProgram('prometheus');
+    const dir = await mkdtemp(join(tmpdir(), 'tributary-prometheus-'));
+    const config = join(dir, 'prometheus.yml');
+    await writeFile(
+      config,
+      stringify({
+        global: { scrape_interval: '1s', evaluation_interval: '1s' },
+        rule_files: ruleFiles,
+        scrape_configs: [{ job_name: SCRAPE_JOB, static_configs: [{ targets: [target] }] }],
+      }),
+    );
+    const address = `127.0.0.1:${await freePort()}`;
+    const child = spawn(
+      program,
+      [
+        `--config.file=${config}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=${address}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const server = new PrometheusServer(child, dir, `http://${address}`);
+    for (let attempt = 0; !(await server.isReady()); attempt++) {
+      if (child.exitCode !== null || attempt > 300) {
+        await server.stop();
+        throw new Error(`prometheus did not start:\n${server.output.join('')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return server;
+  }
+
+  private async isReady(): Promise<boolean> {
+    try {
+      return (await fetch(`${this.url}/-/ready`)).ok;
+    } catch {
+      return false;
+    }
+  }
+
+  /** An instant query: its answer, error included. */
+  query(expr: string): Promise<ApiAnswer<{ resultType: string; result: unknown[] }>> {
+    return this.api('query', { query: expr });
+  }
+
+  /** The series that `selector` selects in what Prometheus stored. */
+  async series(selector: string): Promise<Record<string, string>[]> {
+    return (await this.api<Record<string, string>[]>('series', { 'match[]': selector })).data;
+  }
+
+  /** Every rule loaded, with its health. */
+  async rules(): Promise<LoadedRule[]> {
+    const answer = await this.api<{ groups: { rules: LoadedRule[] }[] }>('rules', {});
+    return answer.data.groups.flatMap((group) => group.rules);
+  }
+
+  private async api<T>(path: string, params: Record<string, string>): Promise<ApiAnswer<T>> {
+    const res = await fetch(`${this.url}/api/v1/${path}?${new URLSearchParams(params).toString()}`);
+    return (await res.json()) as ApiAnswer<T>;
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      const exited = once(this.child, 'exit');
+      this.child.kill('SIGTERM');
+      const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
