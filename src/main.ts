@@ -1,3 +1,5 @@
+// First: traces, when asked for, patch http, express and pg as they are first loaded.
+import './tracing/register';
 import 'reflect-metadata';
 import { Logger as NestLogger, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
