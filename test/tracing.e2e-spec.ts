@@ -199,6 +199,27 @@ describe('Traces of the built service (e2e)', () => {
     expect(receiver.requests.map((request) => request.path)).toEqual(['/v1/traces']);
   });
 
+  it('reports a collector it cannot reach in its log, and serves all the same', async () => {
+    const service = await startService({
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}`,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    });
+    expect((await createScope(service.baseUrl, uniqueName('s'))).status).toBe(201);
+    // The exporter tries again a few times before it gives the batch up.
+    const reported = () =>
+      Promise.resolve(
+        logLinesOf(service).some(
+          (line) =>
+            line.context === 'OpenTelemetry' &&
+            line.level === 'error' &&
+            String(line.msg).includes('ECONNREFUSED'),
+        ),
+      );
+    expect(await eventually(reported, true, { attempts: 600 })).toBe(true);
+    expect((await fetch(`${service.baseUrl}/v1/scopes`)).status).toBe(200);
+  });
+
   it('with OTEL_TRACES_EXPORTER=none, sends nothing to the endpoint it is given', async () => {
     const receiver = await startReceiver();
     const service = await startService(tracingTo(receiver, { OTEL_TRACES_EXPORTER: 'none' }));

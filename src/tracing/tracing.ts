@@ -21,6 +21,9 @@ export function startTracing(env: NodeJS.ProcessEnv): boolean {
   return true;
 }
 
+/** Whether this process sends traces. */
+export const tracingStarted = (): boolean => running !== undefined;
+
 /**
  * Sends the spans still batched and stops, waiting at most `timeoutMs` (an unreachable
  * collector must not hold the shutdown). Nothing to do when traces are off.
