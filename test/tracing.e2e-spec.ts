@@ -76,6 +76,8 @@ describe('Traces of the built service (e2e)', () => {
     const callerSpanId = randomBytes(8).toString('hex');
     const scopeName = uniqueName('traced');
     const requestId = uniqueName('traced-request');
+    const listRequestId = uniqueName('listing');
+    const secret = randomBytes(8).toString('hex');
     let service: ServiceProcess;
     let receiver: OtlpReceiver;
     let trace: ReceivedSpan[];
@@ -89,10 +91,18 @@ describe('Traces of the built service (e2e)', () => {
         'X-Request-Id': requestId,
       });
       expect(res.status).toBe(201);
+      const listed = await fetch(`${service.baseUrl}/v1/scopes?limit=1&password=${secret}`, {
+        headers: { 'X-Request-Id': listRequestId },
+      });
+      expect(listed.status).toBe(200);
       // The server span ends with the response, its statements before it.
-      const serverSpanOf = () =>
-        Promise.resolve(receiver.spans.some((s) => s.traceId === traceId && s.kind === SERVER));
-      expect(await eventually(serverSpanOf, true)).toBe(true);
+      const serverSpansOf = () =>
+        Promise.resolve(
+          [traceId, requestLine(service, listRequestId)?.trace_id].every((id) =>
+            receiver.spans.some((span) => span.traceId === id && span.kind === SERVER),
+          ),
+        );
+      expect(await eventually(serverSpansOf, true)).toBe(true);
       trace = receiver.spans.filter((span) => span.traceId === traceId);
       server = trace.find((span) => span.kind === SERVER)!;
     });
@@ -142,6 +152,15 @@ describe('Traces of the built service (e2e)', () => {
       expect(sqlAttributes).not.toContain(scopeName);
       // Nor anywhere else in what was sent: the name was in the body only.
       expect(receiver.text).not.toContain(scopeName);
+    });
+
+    it("records a query string's parameter names, never their values", () => {
+      const listTraceId = requestLine(service, listRequestId)?.trace_id;
+      const list = receiver.spans.find(
+        (span) => span.traceId === listTraceId && span.kind === SERVER,
+      );
+      expect(attributeOf(list!.attributes, 'url.query')).toBe('limit=REDACTED&password=REDACTED');
+      expect(receiver.text).not.toContain(secret);
     });
 
     it('names the service by OTEL_SERVICE_NAME', () => {
