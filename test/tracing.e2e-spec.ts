@@ -218,12 +218,20 @@ describe('Traces of the built service (e2e)', () => {
     expect(receiver.requests.map((request) => request.path)).toEqual(['/v1/traces']);
   });
 
-  it('reports a collector it cannot reach in its log, and serves all the same', async () => {
+  it('reports what the SDK cannot use (a sampler, a collector) in its log, and serves all the same', async () => {
     const service = await startService({
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freePort()}`,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_TRACES_SAMPLER: 'sometimes',
     });
+    // Said as the SDK started, before the service's log existed.
+    expect(logLinesOf(service)).toContainEqual(
+      expect.objectContaining({
+        context: 'OpenTelemetry',
+        msg: expect.stringContaining('OTEL_TRACES_SAMPLER') as unknown,
+      }),
+    );
     expect((await createScope(service.baseUrl, uniqueName('s'))).status).toBe(201);
     // The exporter tries again a few times before it gives the batch up.
     const reported = () =>

@@ -3,6 +3,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { queryNamesOf } from './query-names';
+import { holdTracingDiagnostics } from './tracing-diagnostics';
 
 /**
  * The OpenTelemetry SDK with the service's instrumentations, started. Loaded only when traces
@@ -32,6 +33,7 @@ export function startOpenTelemetry(serviceName: string): NodeSDK {
     metricReaders: [],
     logRecordProcessors: [],
   });
+  holdTracingDiagnostics(process.env);
   sdk.start();
   // Nest loads express as an ES module, which the instrumentations' require hook never sees:
   // required once here, its module (the one Nest's import shares) is patched before the

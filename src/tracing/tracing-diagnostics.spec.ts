@@ -1,7 +1,11 @@
 import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { LogCapture } from '../../test/support/log-capture';
 import { createLogger } from '../logging/logger';
-import { diagnosticsLevelOf, logTracingDiagnostics } from './tracing-diagnostics';
+import {
+  diagnosticsLevelOf,
+  holdTracingDiagnostics,
+  logTracingDiagnostics,
+} from './tracing-diagnostics';
 
 describe('diagnosticsLevelOf', () => {
   it('reads OTEL_LOG_LEVEL in any case, warnings and errors when unset or unknown', () => {
@@ -31,6 +35,23 @@ describe('logTracingDiagnostics', () => {
         details: ['Error: connect ECONNREFUSED'],
       }),
       expect.objectContaining({ level: 'warn', context: 'OpenTelemetry', msg: 'dropped spans' }),
+    ]);
+  });
+
+  it('writes first what the SDK reported before the log existed', () => {
+    holdTracingDiagnostics({});
+    diag.error('unknown OTEL_TRACES_SAMPLER value "sometimes", using default');
+    diag.info('below the default level');
+    const out = new LogCapture();
+    logTracingDiagnostics(createLogger('log', out), {});
+    diag.warn('later');
+    expect(out.lines).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        context: 'OpenTelemetry',
+        msg: 'unknown OTEL_TRACES_SAMPLER value "sometimes", using default',
+      }),
+      expect.objectContaining({ level: 'warn', msg: 'later' }),
     ]);
   });
 
