@@ -4,16 +4,17 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { queryNamesOf } from './query-names';
 import { holdTracingDiagnostics } from './tracing-diagnostics';
+import { serviceNameOf } from './tracing-settings';
 
 /**
  * The OpenTelemetry SDK with the service's instrumentations, started. Loaded only when traces
  * are asked for (`tracing.ts`): with them off, none of these packages is ever required.
  * The exporter, its endpoint and protocol, the sampler and the batching are the SDK's own
- * OTEL_* variables (docs/tracing.md).
+ * OTEL_* variables, which it reads from the process's environment (docs/tracing.md).
  */
-export function startOpenTelemetry(serviceName: string): NodeSDK {
+export function startOpenTelemetry(env: NodeJS.ProcessEnv): NodeSDK {
   const sdk = new NodeSDK({
-    serviceName,
+    serviceName: serviceNameOf(env),
     instrumentations: [
       new HttpInstrumentation({
         // A query string's names only, as the request log writes none of it (docs/tracing.md).
@@ -33,7 +34,7 @@ export function startOpenTelemetry(serviceName: string): NodeSDK {
     metricReaders: [],
     logRecordProcessors: [],
   });
-  holdTracingDiagnostics(process.env);
+  holdTracingDiagnostics(env);
   sdk.start();
   // Nest loads express as an ES module, which the instrumentations' require hook never sees:
   // required once here, its module (the one Nest's import shares) is patched before the

@@ -1,4 +1,4 @@
-import { serviceNameOf, tracingRequested } from './tracing-settings';
+import { tracingRequested } from './tracing-settings';
 
 /** What shuts the SDK down: its spans still batched are sent first. */
 interface RunningTracing {
@@ -17,7 +17,7 @@ export function startTracing(env: NodeJS.ProcessEnv): boolean {
   // Required here, not imported: loading the SDK is the cost that traces turned off never pay.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { startOpenTelemetry } = require('./open-telemetry') as typeof import('./open-telemetry');
-  running = startOpenTelemetry(serviceNameOf(env));
+  running = startOpenTelemetry(env);
   return true;
 }
 
