@@ -16,6 +16,7 @@ import { pipelineProviders } from './request-pipeline';
 import { ReaderGroupsModule } from './reader-groups/reader-groups.module';
 import { ScopesModule } from './scopes/scopes.module';
 import { StreamsModule } from './streams/streams.module';
+import { TracingModule } from './tracing/tracing.module';
 
 @Module({})
 export class AppModule {
@@ -45,6 +46,7 @@ export class AppModule {
         HealthModule,
         IdempotencyModule,
         MetricsModule.forRoot(config.METRICS_ENABLED),
+        TracingModule,
       ],
       // The guards, pipe and filter of every route: see request-pipeline.ts.
       providers: pipelineProviders(config),

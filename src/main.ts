@@ -1,3 +1,5 @@
+// First: traces, when asked for, patch http, express and pg as they are first loaded.
+import './tracing/register';
 import 'reflect-metadata';
 import { Logger as NestLogger, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -13,6 +15,8 @@ import { API_DOCS_PATHS } from './openapi/openapi-document';
 import { OpenedDatabase, openDatabase } from './startup/open-database';
 import { assertPortFree, listenFailure } from './startup/port-check';
 import { StartupError } from './startup/startup-error';
+import { logTracingDiagnostics } from './tracing/tracing-diagnostics';
+import { tracingStarted } from './tracing/tracing';
 
 function readConfig(): AppConfig {
   try {
@@ -78,6 +82,7 @@ async function bootstrap(config: AppConfig, logger: Logger): Promise<void> {
 
 const config = readConfig();
 const logger = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
+if (tracingStarted()) logTracingDiagnostics(logger, process.env);
 bootstrap(config, logger).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   // A StartupError is the whole story; anything else is a bug, and its stack helps fix it.

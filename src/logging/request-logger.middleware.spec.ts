@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import request from 'supertest';
 import { eventually } from '../../test/support/eventually';
+import { startInProcessTracing } from '../../test/support/in-process-tracing';
 import { LogCapture, LogLine } from '../../test/support/log-capture';
 import { requestId } from '../http/request-id.middleware';
 import type { RequestWithId } from '../http/request-context';
@@ -162,5 +163,50 @@ describe('requestLogger', () => {
       server.closeAllConnections();
       server.close();
     }
+  });
+
+  describe('with traces on', () => {
+    let tracing: ReturnType<typeof startInProcessTracing>;
+    beforeAll(() => (tracing = startInProcessTracing()));
+    afterAll(() => tracing.stop());
+
+    /** As the HTTP instrumentation does: each request in a server span, active past it. */
+    function tracedApp() {
+      const out = new LogCapture();
+      const spans = new Map<string, { traceId: string; spanId: string }>();
+      const app = express();
+      app.use((req, res, next) =>
+        tracing.tracer.startActiveSpan('server', (span) => {
+          spans.set(req.header('X-Request-Id') ?? '', span.spanContext());
+          res.once('close', () => span.end());
+          next();
+        }),
+      );
+      app.use(requestId);
+      app.use(requestLogger(createLogger('log', out)));
+      app.get('/things/:id', (_req, res) => res.json({ ok: true }));
+      return { out, spans, http: request(app) };
+    }
+
+    it("carries the request's trace and span ids, right after its request id", async () => {
+      const { out, spans, http } = tracedApp();
+      await http.get('/things/9').set('X-Request-Id', 'traced-1').expect(200);
+      const [line] = await lineOf(out, 'traced-1');
+      expect(line).toEqual(
+        expect.objectContaining({
+          trace_id: spans.get('traced-1')?.traceId,
+          span_id: spans.get('traced-1')?.spanId,
+        }),
+      );
+      expect(Object.keys(line).slice(4, 7)).toEqual(['reqId', 'trace_id', 'span_id']);
+    });
+
+    it('carries no trace fields for a request outside any span', async () => {
+      const { out, http } = loggedApp('log');
+      await http.get('/things/9').set('X-Request-Id', 'untraced-1').expect(200);
+      const [line] = await lineOf(out, 'untraced-1');
+      expect(line).not.toHaveProperty('trace_id');
+      expect(line).not.toHaveProperty('span_id');
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { Level, Logger } from 'pino';
 import { ANONYMOUS } from '../audit/actor';
 import type { RequestWithId } from '../http/request-context';
 import { routeTemplate } from '../http/route-template';
+import { activeTraceFields } from '../tracing/trace-fields';
 
 /** What a request line says besides its level, time and request id. */
 export interface RequestLogFields {
@@ -46,7 +47,8 @@ function levelOf(req: Request, res: Response, quiet: ReadonlySet<string>, error?
 /**
  * One line per request when it ends, with the request id of `requestId` (which must run
  * before), the route template, the operation, status, duration and principal; never headers or
- * bodies.
+ * bodies. With traces on, the line also carries its request's `trace_id` and `span_id` (the
+ * server span's: the middleware before the handler is no span of its own, docs/tracing.md).
  * The routes in `quiet` (frequent, and only of interest when something is wrong: probes, the
  * scrape) are logged at debug level.
  */
@@ -59,6 +61,7 @@ export function requestLogger(
   const lines = logger.child({}, { redact: [] });
   return (req, res, next) => {
     const startedAt = Date.now();
+    const traced = activeTraceFields();
     // `close` follows `finish` when the response was sent, and comes alone when the client
     // went away first; `error` when the response failed.
     const ended = (error?: Error) => {
@@ -67,7 +70,7 @@ export function requestLogger(
       const level = levelOf(req, res, quiet, error);
       if (!lines.isLevelEnabled(level)) return;
       const fields = requestFields(req as RequestWithId, res, Date.now() - startedAt);
-      lines[level]({ reqId: (req as RequestWithId).id, ...fields }, messageOf(req, res));
+      lines[level]({ reqId: (req as RequestWithId).id, ...traced, ...fields }, messageOf(req, res));
     };
     res.on('close', ended);
     res.on('error', ended);
