@@ -31,7 +31,7 @@ import { StreamFilter } from './stream-filter';
 import { StreamExistsError } from './stream.errors';
 import type { Stream, StreamTimes } from './stream';
 
-/** The read of every GET of a stream (docs/ARCHITECTURE.md, "Reads by key"). */
+/** The read of every GET of a stream (docs/ARCHITECTURE.md, "Statements built once"). */
 const BY_NAME = new ReadByKey(StreamEntity, ['scopeName', 'name']);
 
 /** The read that locks the stream a change is about. */
