@@ -13,7 +13,7 @@ type ColumnMetadata = EntityMetadata['columns'][number];
  * create and of every change's audit row), written once from an entity's metadata instead of
  * by the repository API on every call. The API builds a statement's SQL, its aliases and its
  * parameter list anew each time: about 45 µs of CPU per statement on two cores against 5 for
- * these (BENCHMARKS.md, "The data layer's cost"), which was a third of a small read's cost.
+ * these (BENCHMARKS.md, "The data layer's cost").
  * Values and rows go through the driver and the columns' transformers as the API's do, so an
  * entity means the same whichever way it was read or written; everything else uses the API.
  */
