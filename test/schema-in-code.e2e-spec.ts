@@ -1,8 +1,5 @@
-import { DataSource } from 'typeorm';
-import { loadConfig } from '../src/config/app-config';
-import { typeOrmOptions } from '../src/database/typeorm-options';
-import { openDatabase } from '../src/startup/open-database';
-import { createTestDatabase } from './support/test-database';
+import type { DataSource } from 'typeorm';
+import { createTestDatabase, openDataSource, openMigratedDatabase } from './support/test-database';
 
 /**
  * The entities are the schema in code: against a database the migrations made, TypeORM finds
@@ -10,20 +7,12 @@ import { createTestDatabase } from './support/test-database';
  * migration can be generated from the entities and read before it is committed.
  */
 describe('The entities and the migrated schema (e2e)', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let database: Awaited<ReturnType<typeof openMigratedDatabase>>;
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await openDatabase(loadConfig({ LOG_LEVEL: 'fatal', DATABASE_URL: database.url }));
-    dataSource = await new DataSource(
-      typeOrmOptions({
-        url: database.url,
-        poolSize: 1,
-        statementTimeoutMs: 60_000,
-        connectTimeoutMs: 5_000,
-      }),
-    ).initialize();
+    database = await openMigratedDatabase();
+    dataSource = database.dataSource;
   });
   afterAll(async () => {
     await dataSource?.destroy();
@@ -37,14 +26,7 @@ describe('The entities and the migrated schema (e2e)', () => {
 
   it('would make every table of the migrations from the entities alone', async () => {
     const empty = await createTestDatabase();
-    const fresh = await new DataSource(
-      typeOrmOptions({
-        url: empty.url,
-        poolSize: 1,
-        statementTimeoutMs: 60_000,
-        connectTimeoutMs: 5_000,
-      }),
-    ).initialize();
+    const fresh = await openDataSource(empty.url);
     try {
       const creates = (await fresh.driver.createSchemaBuilder().log()).upQueries
         .map((query) => /^CREATE TABLE "(\w+)"/.exec(query.query)?.[1])

@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { loadConfig } from '../src/config/app-config';
+import type { DataSource } from 'typeorm';
 import { RETURNING_VERSION } from '../src/database/column-transformers';
 import {
   InsertRows,
@@ -7,18 +6,16 @@ import {
   ReadByKey,
   UpdateRows,
 } from '../src/database/statements-built-once';
-import { typeOrmOptions } from '../src/database/typeorm-options';
 import { ScopeEntity } from '../src/scopes/scope.entity';
-import { StreamEntity } from '../src/streams/stream.entity';
-import { openDatabase } from '../src/startup/open-database';
-import { createTestDatabase } from './support/test-database';
+import { CONFIGURATION_PROPERTIES, StreamEntity } from '../src/streams/stream.entity';
+import { openMigratedDatabase } from './support/test-database';
 
 /**
  * The statements written once from an entity's metadata read and write what the repository API
  * reads and writes, transformers included, on a database the migrations made.
  */
 describe('Statements built once (e2e)', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let database: Awaited<ReturnType<typeof openMigratedDatabase>>;
   let dataSource: DataSource;
 
   const stream = (name: string) => ({
@@ -40,38 +37,14 @@ describe('Statements built once (e2e)', () => {
   });
   const insert = new InsertRows(
     StreamEntity,
-    [
-      'scopeName',
-      'name',
-      'ownerStream',
-      'ownerReaderGroup',
-      'state',
-      'scalingType',
-      'minSegments',
-      'targetRate',
-      'scaleFactor',
-      'retentionType',
-      'retentionMin',
-      'retentionMax',
-      'tags',
-      'rolloverSizeBytes',
-      'timestampAggregationTimeout',
-    ],
+    ['scopeName', 'name', 'ownerStream', 'ownerReaderGroup', 'state', ...CONFIGURATION_PROPERTIES],
     `name, ${RETURNING_VERSION}`,
   );
   const byName = new ReadByKey(StreamEntity, ['scopeName', 'name']);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await openDatabase(loadConfig({ LOG_LEVEL: 'fatal', DATABASE_URL: database.url }));
-    dataSource = await new DataSource(
-      typeOrmOptions({
-        url: database.url,
-        poolSize: 2,
-        statementTimeoutMs: 60_000,
-        connectTimeoutMs: 5_000,
-      }),
-    ).initialize();
+    database = await openMigratedDatabase(2);
+    dataSource = database.dataSource;
     await dataSource.getRepository(ScopeEntity).insert({ name: 'built' });
   });
   afterAll(async () => {

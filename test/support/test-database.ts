@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { loadConfig } from '../../src/config/app-config';
+import { typeOrmOptions } from '../../src/database/typeorm-options';
+import { openDatabase } from '../../src/startup/open-database';
 import { TEST_SERVER_ENV } from '../setup/test-server';
 
 function serverUrl(): string {
@@ -32,4 +36,20 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
       await onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     },
   };
+}
+
+/** TypeORM's data source for a test database, as the service configures it; initialized. */
+export function openDataSource(url: string, poolSize = 1): Promise<DataSource> {
+  return new DataSource(
+    typeOrmOptions({ url, poolSize, statementTimeoutMs: 60_000, connectTimeoutMs: 5_000 }),
+  ).initialize();
+}
+
+/** A fresh database with the service's migrations applied, and a data source on it. */
+export async function openMigratedDatabase(
+  poolSize = 1,
+): Promise<{ dataSource: DataSource; url: string; drop(): Promise<void> }> {
+  const database = await createTestDatabase();
+  await openDatabase(loadConfig({ LOG_LEVEL: 'fatal', DATABASE_URL: database.url }));
+  return { ...database, dataSource: await openDataSource(database.url, poolSize) };
 }
