@@ -112,6 +112,11 @@ describe('Whole lists streamed in batches (e2e)', () => {
   describe('a list larger than the socket buffers', () => {
     let big: string;
     const COUNT = 30_000;
+    // Larger than what the kernel buffers for a client that does not read (up to 32 MB for
+    // its receive buffer and 4 MB for the service's send buffer on loopback here), so that the
+    // service is still answering, its snapshot open, while the client reads nothing.
+    let huge: string;
+    const HUGE = 250_000;
     let port: number;
     let t: TestApp;
 
@@ -120,6 +125,8 @@ describe('Whole lists streamed in batches (e2e)', () => {
       t = await startTestApp({ DB_POOL_SIZE: '4', DB_STATEMENT_TIMEOUT_MS: '60000' });
       big = await createScope(t.http, 'big');
       await insertStreams(big, COUNT);
+      huge = await createScope(t.http, 'huge');
+      await insertStreams(huge, HUGE);
       port = await listeningPort(t);
     });
     afterAll(() => t.close());
@@ -131,22 +138,19 @@ describe('Whole lists streamed in batches (e2e)', () => {
     const openSnapshots = () => snapshotsOf(t);
 
     it('holds one snapshot while a slow client reads: writes made meanwhile are not in it', async () => {
-      const res = await open();
+      const res = await open(huge);
       // The client reads nothing: the service waits, its transaction open.
       expect(await eventually(openSnapshots, 1)).toBe(1);
-      await t.http.post(`/v1/scopes/${big}/streams`).send({ streamName: 'zzz-late' }).expect(201);
+      await t.http.post(`/v1/scopes/${huge}/streams`).send({ streamName: 'zzz-late' }).expect(201);
       const { text } = await readToEnd(res);
       const listed = (JSON.parse(text) as { streams: { streamName: string }[] }).streams;
-      expect(listed).toHaveLength(COUNT);
+      expect(listed).toHaveLength(HUGE);
       expect(listed.map((s) => s.streamName)).not.toContain('zzz-late');
       expect(await eventually(openSnapshots, 0)).toBe(0);
     });
 
     it('cuts the answer short, never completes it, when the database fails mid-answer', async () => {
-      // Larger than what the kernel buffers for a client that does not read (tens of MB
-      // here), so that the service is still reading when its connection is lost.
-      const huge = await createScope(t.http, 'huge');
-      await insertStreams(huge, 250_000);
+      // The service is still reading when its connection is lost (see HUGE).
       const res = await open(huge);
       // The answer has begun: its snapshot's transaction is open, between two reads or waiting
       // for the client.
