@@ -27,7 +27,7 @@ const following = (first: string, count: number): string[] =>
 /**
  * docs/extensions.md section 8, its faults: a database outage pauses the streams (comments
  * keep flowing) and they resume without loss, the listening connection coming back by itself;
- * a client that stops reading is cut off at the bound docs/api-extensions.md states, others unaffected.
+ * a client that stops reading is cut off at the bound docs/limits.md states ("A slow reader"), others unaffected.
  */
 describe('The change feed through a database outage (e2e)', () => {
   let proxied: ProxiedApp;
