@@ -1,10 +1,4 @@
-import type { Config } from 'jest';
-import { resolve } from 'node:path';
-import base from '../jest.config';
-
-type Project = Exclude<NonNullable<Config['projects']>[number], string>;
-const e2e = (base.projects as Project[]).find((project) => project.displayName === 'e2e')!;
-const root = resolve(__dirname, '..');
+import { e2eVariant } from './e2e-variant.jest';
 
 /**
  * `npm run test:pooler`: the tests whose promise depends on how the service reaches PostgreSQL,
@@ -24,20 +18,8 @@ const POOLED_TESTS = [
   'multi-instance.e2e-spec.ts',
 ];
 
-const config: Config = {
-  rootDir: root,
-  reporters: base.reporters,
-  testTimeout: base.testTimeout,
-  projects: [
-    {
-      ...e2e,
-      rootDir: root,
-      displayName: 'pooler',
-      testMatch: POOLED_TESTS.map((file) => `<rootDir>/test/${file}`),
-      globalSetup: '<rootDir>/test/setup/pooler-global-setup.ts',
-      globalTeardown: '<rootDir>/test/setup/pooler-global-teardown.ts',
-    },
-  ],
-};
-
-export default config;
+export default e2eVariant('pooler', {
+  testMatch: POOLED_TESTS.map((file) => `<rootDir>/test/${file}`),
+  globalSetup: '<rootDir>/test/setup/pooler-global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/pooler-global-teardown.ts',
+});
