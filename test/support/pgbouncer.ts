@@ -1,11 +1,11 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { chmod, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmod, chown, mkdtemp, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/startup/free-port';
 import { installedProgram } from './installed-program';
+import { ProgramProcess } from './program-process';
 
 /** Set (to its URL) while the tests reach their server through PgBouncer (`npm run test:pooler`). */
 export const THROUGH_POOLER_ENV = 'TRIBUTARY_TEST_THROUGH_POOLER';
@@ -29,16 +29,10 @@ const canConnect = (port: number): Promise<boolean> =>
  * startup parameter ignored, so a client that sends session settings is refused.
  */
 export class PgBouncer {
-  readonly output: string[] = [];
-
   private constructor(
-    private readonly child: ChildProcess,
-    private readonly dir: string,
+    private readonly program: ProgramProcess,
     readonly port: number,
-  ) {
-    child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
-  }
+  ) {}
 
   /** Starts it in front of the server of `serverUrl`, for every database, as that URL's user. */
   static async start(serverUrl: string): Promise<PgBouncer> {
@@ -84,15 +78,9 @@ export class PgBouncer {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    const bouncer = new PgBouncer(child, dir, port);
-    for (let attempt = 0; !(await canConnect(port)); attempt++) {
-      if (child.exitCode !== null || attempt > 100) {
-        await bouncer.stop();
-        throw new Error(`pgbouncer did not start:\n${bouncer.output.join('')}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return bouncer;
+    const program = new ProgramProcess(child, dir);
+    await program.untilReady('pgbouncer', () => canConnect(port), 100);
+    return new PgBouncer(program, port);
   }
 
   /** A PostgreSQL URL of the server behind it, rewritten to go through it. */
@@ -103,15 +91,8 @@ export class PgBouncer {
     return routed.toString();
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = once(this.child, 'exit');
-      // SIGTERM: PgBouncer's immediate shutdown; the tests that used it are done.
-      this.child.kill('SIGTERM');
-      const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    await rm(this.dir, { recursive: true, force: true });
+  /** SIGTERM: PgBouncer's immediate shutdown; the tests that used it are done. */
+  stop(): Promise<void> {
+    return this.program.stop();
   }
 }

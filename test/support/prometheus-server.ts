@@ -1,12 +1,12 @@
-import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { freePort } from '../../src/startup/free-port';
 import { installedProgram } from './installed-program';
+import { ProgramProcess } from './program-process';
 
 /** The job the rules of deploy/prometheus/alerts.yml and the dashboard select. */
 export const SCRAPE_JOB = 'tributary';
@@ -49,22 +49,24 @@ interface ApiAnswer<T> {
   error?: string;
 }
 
+async function isReady(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/-/ready`)).ok;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A Prometheus server of the test's own: its configuration and storage in a temporary
  * directory, its API on a free port of the loopback, scraping `target` under {@link SCRAPE_JOB}
  * every second and evaluating `ruleFiles` as often.
  */
 export class PrometheusServer {
-  readonly output: string[] = [];
-
   private constructor(
-    private readonly child: ChildProcess,
-    private readonly dir: string,
+    private readonly program: ProgramProcess,
     readonly url: string,
-  ) {
-    child.stdout?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => this.output.push(chunk.toString()));
-  }
+  ) {}
 
   static async start(target: string, ruleFiles: string[]): Promise<PrometheusServer> {
     const program = prometheusProgram('prometheus');
@@ -88,23 +90,10 @@ export class PrometheusServer {
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    const server = new PrometheusServer(child, dir, `http://${address}`);
-    for (let attempt = 0; !(await server.isReady()); attempt++) {
-      if (child.exitCode !== null || attempt > 300) {
-        await server.stop();
-        throw new Error(`prometheus did not start:\n${server.output.join('')}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return server;
-  }
-
-  private async isReady(): Promise<boolean> {
-    try {
-      return (await fetch(`${this.url}/-/ready`)).ok;
-    } catch {
-      return false;
-    }
+    const url = `http://${address}`;
+    const running = new ProgramProcess(child, dir);
+    await running.untilReady('prometheus', () => isReady(url), 300);
+    return new PrometheusServer(running, url);
   }
 
   /** An instant query: its answer, error included. */
@@ -128,14 +117,7 @@ export class PrometheusServer {
     return (await res.json()) as ApiAnswer<T>;
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = once(this.child, 'exit');
-      this.child.kill('SIGTERM');
-      const timer = setTimeout(() => this.child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    await rm(this.dir, { recursive: true, force: true });
+  stop(): Promise<void> {
+    return this.program.stop();
   }
 }
