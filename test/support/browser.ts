@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -66,21 +66,34 @@ const ASK_PACKAGE = `import('@sparticuz/chromium').then(async ({ default: c }) =
 /**
  * The headless Chromium inside the `@sparticuz/chromium` package, extracted on first use into
  * the temporary directory: one of this user's own, since another user's extraction (root's in
- * `/tmp/chromium`, say) is not this user's to run.
+ * `/tmp/chromium`, say) is not this user's to run. The package extracts where it is told, and
+ * takes a browser it finds there as whole: the first extraction is made aside and moved into
+ * place in one rename, so that tests starting together (one per worker) never launch a browser
+ * another is still writing (`spawn ETXTBSY`).
  */
 export async function packagedBrowser(): Promise<BrowserBinary> {
   const extractTo = join(tmpdir(), `tributary-chromium-${process.getuid?.() ?? 'user'}`);
-  await mkdir(extractTo, { recursive: true, mode: 0o700 });
-  const { stdout } = await run(process.execPath, ['-e', ASK_PACKAGE], {
-    cwd: __dirname,
-    env: { ...process.env, TMPDIR: extractTo },
-  });
-  const packaged = JSON.parse(stdout) as { path: string; args: string[] };
+  if (!existsSync(join(extractTo, 'chromium'))) {
+    const aside = await mkdtemp(`${extractTo}-extracting-`);
+    await askPackage(aside);
+    // Another worker may have moved its own there first: then this one is not needed.
+    await rename(aside, extractTo).catch(() => rm(aside, { recursive: true, force: true }));
+  }
+  const packaged = await askPackage(extractTo);
   return {
     executablePath: packaged.path,
     args: [...packaged.args, ...QUIET_ARGS.filter((arg) => !packaged.args.includes(arg))],
     source: '@sparticuz/chromium',
   };
+}
+
+/** Where the package puts its browser when told to extract into `into`, and its flags. */
+async function askPackage(into: string): Promise<{ path: string; args: string[] }> {
+  const { stdout } = await run(process.execPath, ['-e', ASK_PACKAGE], {
+    cwd: __dirname,
+    env: { ...process.env, TMPDIR: into },
+  });
+  return JSON.parse(stdout) as { path: string; args: string[] };
 }
 
 export interface Browser {
