@@ -1,13 +1,19 @@
 import type { DataSource } from 'typeorm';
 import { RETURNING_VERSION } from '../src/database/column-transformers';
+import { oneStatement } from '../src/database/one-statement';
 import {
   InsertRows,
+  manyOf,
   QueryBuiltOnce,
   ReadByKey,
   UpdateRows,
 } from '../src/database/statements-built-once';
 import { ScopeEntity } from '../src/scopes/scope.entity';
-import { CONFIGURATION_PROPERTIES, StreamEntity } from '../src/streams/stream.entity';
+import {
+  CONFIGURATION_PROPERTIES,
+  LISTED_PROPERTIES,
+  StreamEntity,
+} from '../src/streams/stream.entity';
 import { openMigratedDatabase } from './support/test-database';
 
 /**
@@ -71,6 +77,26 @@ describe('Statements built once (e2e)', () => {
     expect(read).toBeInstanceOf(StreamEntity);
     expect(read).toEqual(api);
     expect(read).toMatchObject({ ...stream('two'), created: inserted[1].created });
+  });
+
+  it('reads the properties asked for alone, locked when asked', async () => {
+    const some = new ReadByKey(StreamEntity, ['scopeName', 'name'], {
+      properties: ['name', 'created', 'version', 'tags'],
+      lock: 'FOR UPDATE',
+    });
+    const row = await dataSource.transaction((manager) => some.one(manager, ['built', 'two']));
+    const whole = await byName.one(dataSource.manager, ['built', 'two']);
+    expect(row).toBeInstanceOf(StreamEntity);
+    expect(Object.entries(row!).filter(([, value]) => value !== undefined)).toEqual(
+      expect.arrayContaining([
+        ['name', 'two'],
+        ['created', whole!.created],
+        ['version', whole!.version],
+        ['tags', whole!.tags],
+      ]),
+    );
+    expect((row as StreamEntity).createdAt).toBeUndefined();
+    expect((row as StreamEntity).minSegments).toBeUndefined();
   });
 
   it('reads nothing for a key that matches no row', async () => {
@@ -144,5 +170,70 @@ describe('Statements built once (e2e)', () => {
     await expect(query.rows(dataSource.manager, { name: 'one' })).rejects.toThrow(
       'is not one of name',
     );
+  });
+
+  it("reads a query builder's rows with the columns asked for alone, as getMany reads them", async () => {
+    const query = () =>
+      dataSource
+        .getRepository(StreamEntity)
+        .createQueryBuilder('s')
+        .where('s.scopeName = :scope', { scope: 'built' })
+        .andWhere('s.name > :after', { after: 'one' })
+        .orderBy('s.name')
+        .limit(2);
+    const listed = await manyOf(query(), LISTED_PROPERTIES);
+    const whole = await query().getMany();
+    expect(whole.map((row) => row.name)).toEqual(['three', 'two']);
+    expect(listed).toHaveLength(2);
+    listed.forEach((row, i) => {
+      expect(row).toBeInstanceOf(StreamEntity);
+      // Only the columns asked for: no times, no version.
+      const read = Object.keys(row).filter((key) => row[key as keyof typeof row] !== undefined);
+      expect(read.sort()).toEqual([...LISTED_PROPERTIES].sort());
+      for (const property of LISTED_PROPERTIES) expect(row[property]).toEqual(whole[i][property]);
+    });
+    // Transformers included: a bigint past 2^53's neighbours reads as the number written.
+    expect(listed[1].timestampAggregationTimeout).toBe(9_007_199_254_740_991);
+    const created = await manyOf(query(), ['name', 'created']);
+    expect(created.map((row) => row.created)).toEqual(whole.map((row) => row.created));
+  });
+
+  describe('one statement of several parts', () => {
+    const part = (table: string, name: string, values: unknown[]) => ({
+      queries: { [`${name}_rows`]: `INSERT INTO ${table} (n, label) SELECT $1::int, $2::text` },
+      values,
+    });
+
+    beforeAll(async () => {
+      await dataSource.query('CREATE TABLE one_a (n int, label text)');
+      await dataSource.query('CREATE TABLE one_b (n int, label text)');
+    });
+
+    it('runs every part once, each with its own values, numbered on from the last', async () => {
+      const { sql, values } = oneStatement([
+        part('one_a', 'a', [1, 'first']),
+        part('one_b', 'b', [2, 'second']),
+      ]);
+      expect(sql).toContain('$3::int, $4::text');
+      await dataSource.query(sql, values);
+      expect(await dataSource.query('SELECT n, label FROM one_a')).toEqual([
+        { n: 1, label: 'first' },
+      ]);
+      expect(await dataSource.query('SELECT n, label FROM one_b')).toEqual([
+        { n: 2, label: 'second' },
+      ]);
+    });
+
+    it('keeps the joined SQL of the same parts, and writes nothing when a part fails', async () => {
+      const first = oneStatement([part('one_a', 'a', [3, 'x']), part('one_b', 'b', [4, 'y'])]);
+      const again = oneStatement([part('one_a', 'a', [5, 'z']), part('one_b', 'b', [6, 'w'])]);
+      expect(again.sql).toBe(first.sql);
+      expect(again.values).toEqual([5, 'z', 6, 'w']);
+      // A value the second part cannot take fails the statement: the first part's row goes too.
+      await expect(dataSource.query(again.sql, [7, 'kept?', 'not a number', 'w'])).rejects.toThrow(
+        /invalid input syntax for type integer/,
+      );
+      expect(await dataSource.query('SELECT n FROM one_a WHERE n = 7')).toEqual([]);
+    });
   });
 });

@@ -207,7 +207,7 @@ export class ApplyService {
         });
       }
     }
-    await this.audit.changed(actor, {
+    this.audit.changed(actor, {
       operation: Operation.applyDocument,
       resource: ROOT_RESOURCE,
       after: { summary: plan.summary, planVersion: plan.planVersion, prune: !!document.prune },

@@ -5,11 +5,12 @@ import { AuditRepository } from './audit.repository';
 import { AuditRetention } from './audit-retention.service';
 import { AuditService } from './audit.service';
 import { AuditedChanges } from './audited-changes.service';
+import { ChangeRecorder } from './change-recorder.service';
 
 @Module({
   imports: [FeedWriterModule],
   controllers: [AuditController],
-  providers: [AuditService, AuditRepository, AuditedChanges, AuditRetention],
+  providers: [AuditService, AuditRepository, AuditedChanges, AuditRetention, ChangeRecorder],
   exports: [AuditService, AuditedChanges],
 })
 export class AuditModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { InsertRows } from '../database/statements-built-once';
+import { oneStatement, type WithQueries } from '../database/one-statement';
 import { deleteOldest } from '../database/delete-oldest';
 import type { Keyset } from '../database/keyset';
 import type { Actor } from './actor';
@@ -38,18 +38,23 @@ function columnsOf(record: AuditRecord) {
   };
 }
 
-/** The insert of every change's record (docs/ARCHITECTURE.md, "Statements built once"). */
-const INSERT = new InsertRows(AuditEventEntity, [
-  'principal',
-  'clientAddress',
-  'userAgent',
-  'requestId',
-  'operation',
-  'resource',
-  'outcome',
-  'before',
-  'after',
-]);
+/**
+ * The insert of records from one list per column, oldest first: a data-modifying WITH query of
+ * a change's last statement (see {@link AuditRepository.inserted}).
+ */
+const INSERT_ROWS = {
+  audit_rows: `INSERT INTO audit_events
+               (principal, client_address, user_agent, request_id, operation, resource, outcome,
+                before, after)
+             SELECT r.principal, r.client_address, r.user_agent, r.request_id, r.operation,
+                    r.resource, r.outcome, r.before, r.after
+               FROM ROWS FROM (json_to_recordset($1::json) AS (
+                      principal text, client_address text, user_agent text, request_id text,
+                      operation text, resource text, outcome text, before jsonb, after jsonb))
+                    WITH ORDINALITY AS r (principal, client_address, user_agent, request_id,
+                                          operation, resource, outcome, before, after, n)
+              ORDER BY r.n`,
+} as const;
 
 /** Every statement of the audit_events table; writes join the current transaction. */
 @Injectable()
@@ -60,12 +65,36 @@ export class AuditRepository {
     return this.db.tx.getRepository(AuditEventEntity);
   }
 
-  /**
-   * Writes a record. In a change's transaction, the row exists if and only if the change
-   * committed; a refusal, outside any transaction, is written at once.
-   */
+  /** Writes a record now: a refusal, outside any transaction, or a test's. */
   async insert(record: AuditRecord): Promise<void> {
-    await INSERT.run(this.db.tx, [columnsOf(record)]);
+    const { sql, values } = oneStatement([this.inserted([record])]);
+    await this.db.tx.query(sql, values);
+  }
+
+  /**
+   * The insert of records, oldest first, as part of one statement (`database/one-statement.ts`):
+   * a change's record is written with its change-feed event, as its transaction's last
+   * statement. Through `query`, as a data-modifying WITH query, which the repository API cannot
+   * make part of another statement.
+   */
+  inserted(records: readonly AuditRecord[]): WithQueries {
+    // One JSON parameter (a row per record, named as the columns): serialized once, where a
+    // list per column would be escaped element by element.
+    const rows = records.map((record) => {
+      const c = columnsOf(record);
+      return {
+        principal: c.principal,
+        client_address: c.clientAddress,
+        user_agent: c.userAgent,
+        request_id: c.requestId,
+        operation: c.operation,
+        resource: c.resource,
+        outcome: c.outcome,
+        before: c.before,
+        after: c.after,
+      };
+    });
+    return { queries: INSERT_ROWS, values: [JSON.stringify(rows)] };
   }
 
   /**

@@ -7,6 +7,8 @@ import type { Keyset } from '../database/keyset';
 import type { ListAnswer } from '../pagination/list-answer';
 import { DEFAULT_PAGE_LIMIT, Paginator } from '../pagination/paginator';
 import { AuditRepository } from './audit.repository';
+import { ChangeRecorder } from './change-recorder.service';
+import type { FeedEntry } from '../events/change-event';
 import { AuditEventDto } from './dto/audit-event.dto';
 import { AuditQueryDto } from './dto/audit-query.dto';
 
@@ -21,19 +23,33 @@ export interface AuditEntry {
 
 /**
  * The audit trail. A change is recorded inside the transaction that makes it, so the two commit
- * or roll back together; who asked is given by the caller, from the request's edge.
+ * or roll back together (`ChangeRecorder`); who asked is given by the caller, from the request's edge.
  */
 @Injectable()
 export class AuditService {
   constructor(
     @InjectDb() private readonly db: Db,
     private readonly records: AuditRepository,
+    private readonly recorder: ChangeRecorder,
     private readonly pages: Paginator,
   ) {}
 
-  /** Records a change; called inside the change's transaction. */
-  changed(actor: Actor, entry: AuditEntry): Promise<void> {
-    return this.records.insert({ actor, ...entry, outcome: 'SUCCEEDED' });
+  /**
+   * Records a change and, when its resource is one of the change feed's, the feed's event
+   * (`shown`: the resource after it, none after a delete). Called inside the change's
+   * transaction; both are written at its commit, and only if it commits.
+   */
+  changed(actor: Actor, entry: AuditEntry, shown?: FeedEntry['shown']): void {
+    this.recorder.record(
+      { actor, ...entry, outcome: 'SUCCEEDED' },
+      {
+        operation: entry.operation,
+        resource: entry.resource,
+        principal: actor.principal,
+        requestId: actor.requestId,
+        shown,
+      },
+    );
   }
 
   /**

@@ -4,7 +4,6 @@ import type { TagCondition } from '../conditional/entity-tag';
 import { requireMatch, ResourceVersion, Tagged } from '../conditional/resource-version';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { FeedRecorder } from '../events/feed-recorder.service';
 import type { Actor } from './actor';
 import { AuditEntry, AuditService } from './audit.service';
 
@@ -43,7 +42,6 @@ export class AuditedChanges {
   constructor(
     @InjectDb() private readonly db: Db,
     private readonly audit: AuditService,
-    private readonly feed: FeedRecorder,
   ) {}
 
   /** Makes something new (nothing to lock or compare). */
@@ -68,14 +66,7 @@ export class AuditedChanges {
 
   private async recorded<T>(actor: Actor, { result, audit, shown }: Changed<T>): Promise<T> {
     if (!audit) return result;
-    await this.audit.changed(actor, audit);
-    this.feed.record({
-      operation: audit.operation,
-      resource: audit.resource,
-      principal: actor.principal,
-      requestId: actor.requestId,
-      shown: shown && (await shown()),
-    });
+    this.audit.changed(actor, audit, shown && (await shown()));
     return result;
   }
 }

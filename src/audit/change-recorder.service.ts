@@ -6,48 +6,67 @@ import {
   type TransactionCommitEvent,
   type TransactionRollbackEvent,
 } from 'typeorm';
+import { oneStatement, type WithQueries } from '../database/one-statement';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { FeedEntry, NewEvent, newEvent } from './change-event';
-import { EventsRepository } from './events.repository';
+import { FeedEntry, NewEvent, newEvent } from '../events/change-event';
+import { EventsRepository } from '../events/events.repository';
+import { AuditRecord, AuditRepository } from './audit.repository';
+
+/** What a transaction has to write at its commit. */
+interface Pending {
+  records: AuditRecord[];
+  events: NewEvent[];
+}
 
 /**
- * Writes the change feed's events (docs/extensions.md section 8), told of each change by
- * `AuditedChanges` inside the change's transaction. The events of a transaction are written
- * together by its last statement before COMMIT (TypeORM tells this subscriber of every commit),
- * when they take their ids: the lock that orders the ids is then held only while the
+ * Writes what a transaction's changes leave behind: their audit rows and their events of the
+ * change feed (docs/extensions.md section 8), told of each change inside its transaction. They
+ * are written together, in one statement, the last before COMMIT (TypeORM tells this subscriber
+ * of every commit): a change costs one round trip for both (BENCHMARKS.md, "The data layer's
+ * cost"), the events take their ids then, so the lock that orders the ids is held only while the
  * transaction commits, and a transaction that makes several changes (an apply) takes it once,
  * after every row lock it needed.
  */
 @Injectable()
-export class FeedRecorder implements EntitySubscriberInterface {
-  /** The events of each transaction still open, by its query runner. */
-  private readonly pending = new WeakMap<QueryRunner, NewEvent[]>();
+export class ChangeRecorder implements EntitySubscriberInterface {
+  /** What each transaction still open has to write, by its query runner. */
+  private readonly pending = new WeakMap<QueryRunner, Pending>();
 
   constructor(
     @InjectDb() private readonly db: Db,
+    private readonly audit: AuditRepository,
     private readonly events: EventsRepository,
     dataSource: DataSource,
   ) {
     dataSource.subscribers.push(this);
   }
 
-  /** Records the event of a change; must run inside the change's transaction. */
-  record(entry: FeedEntry): void {
-    const event = newEvent(entry);
-    if (!event) return;
+  /**
+   * Records a change: its audit row, and its event when the resource is one of the feed's. Must
+   * run inside the change's transaction; both are written if and only if it commits.
+   */
+  record(record: AuditRecord, entry?: FeedEntry): void {
     const runner = this.db.isTransactionActive() ? this.db.tx.queryRunner : undefined;
     if (!runner) throw new Error('a change must be recorded inside its transaction');
-    const queued = this.pending.get(runner);
-    if (queued) queued.push(event);
-    else this.pending.set(runner, [event]);
+    let pending = this.pending.get(runner);
+    if (!pending) {
+      pending = { records: [], events: [] };
+      this.pending.set(runner, pending);
+    }
+    pending.records.push(record);
+    const event = entry && newEvent(entry);
+    if (event) pending.events.push(event);
   }
 
   async beforeTransactionCommit({ queryRunner }: TransactionCommitEvent): Promise<void> {
-    const events = this.pending.get(queryRunner);
-    if (!events) return;
+    const pending = this.pending.get(queryRunner);
+    if (!pending) return;
     this.pending.delete(queryRunner);
-    await this.events.append(queryRunner.manager, events);
+    const parts: WithQueries[] = [this.audit.inserted(pending.records)];
+    if (pending.events.length > 0) parts.push(this.events.appended(pending.events));
+    const { sql, values } = oneStatement(parts);
+    await queryRunner.manager.query(sql, values);
   }
 
   afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {

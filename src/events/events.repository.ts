@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import type { WithQueries } from '../database/one-statement';
 import { ChangeEventEntity } from './change-event.entity';
 import { ChangeFeedEntity } from './change-feed.entity';
 import type { NewEvent, StoredEvent } from './change-event';
@@ -27,6 +27,21 @@ export interface FeedRead {
   through: bigint;
 }
 
+/**
+ * The feed's counter moved on by the events' count, their insert with the ids it frees, and the
+ * wake-up: data-modifying WITH queries of a change's last statement (see
+ * {@link EventsRepository.appended}).
+ */
+const APPEND_EVENTS = {
+  feed_next: 'UPDATE change_feed SET last_id = last_id + $1 RETURNING last_id',
+  feed_wake: `SELECT pg_notify($2, '')`,
+  feed_events: `INSERT INTO change_events (id, scope_name, resource, body)
+          SELECT feed_next.last_id - $1 + e.n, e.scope_name, e.resource, e.body
+            FROM feed_next, feed_wake,
+                 ROWS FROM (json_to_recordset($3::json) AS (scope_name text, resource text, body text))
+                   WITH ORDINALITY AS e (scope_name, resource, body, n)`,
+} as const;
+
 /** Every statement of the tables `change_feed` and `change_events`. */
 @Injectable()
 export class EventsRepository {
@@ -41,28 +56,25 @@ export class EventsRepository {
   }
 
   /**
-   * Writes a transaction's events with the next ids and wakes the listeners (NOTIFY is sent at
-   * commit), in the transaction of `manager`, as its last statement before COMMIT: the UPDATE's
-   * row lock, which orders the ids, is held from there to the commit. One statement through
-   * `query`, as the feed's counter, the insert that reads it and the NOTIFY must be one round
-   * trip under that lock, which the repository API would make three.
+   * The write of a transaction's events with the next ids, waking the listeners (NOTIFY is sent
+   * at commit), as part of the transaction's last statement before COMMIT
+   * (`database/one-statement.ts`): the UPDATE's row lock, which orders the ids, is held from
+   * there to the commit. Through `query`, as data-modifying WITH queries: the feed's counter, the
+   * insert that reads it and the NOTIFY must be one round trip under that lock, which the
+   * repository API would make three.
    */
-  async append(manager: EntityManager, events: NewEvent[]): Promise<void> {
-    await manager.query(
-      `WITH next AS (UPDATE change_feed SET last_id = last_id + $1 RETURNING last_id),
-            wake AS (SELECT pg_notify($2, ''))
-       INSERT INTO change_events (id, scope_name, resource, body)
-       SELECT next.last_id - $1 + e.n, e.scope_name, e.resource, e.body
-         FROM next, wake,
-              unnest($3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS e (scope_name, resource, body, n)`,
-      [
+  appended(events: readonly NewEvent[]): WithQueries {
+    return {
+      queries: APPEND_EVENTS,
+      values: [
         events.length,
         FEED_CHANNEL,
-        events.map((e) => e.scopeName),
-        events.map((e) => e.resource),
-        events.map((e) => e.body),
+        // One JSON parameter, serialized once (see AuditRepository.inserted).
+        JSON.stringify(
+          events.map((e) => ({ scope_name: e.scopeName, resource: e.resource, body: e.body })),
+        ),
       ],
-    );
+    };
   }
 
   /**

@@ -1,4 +1,4 @@
-import { ACTOR, fakeAudit, fakeFeed, fakeDb, scopesWhere } from '../../test/support/fake-db';
+import { ACTOR, fakeAudit, fakeDb, scopesWhere } from '../../test/support/fake-db';
 import { AuditedChanges } from '../audit/audited-changes.service';
 import { InvalidRequestError } from '../common/domain-error';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
@@ -44,7 +44,7 @@ function setUp({ existing = ['s/a', 's/b', 'o/c'], scopeExists = true, groupExis
   } as unknown as StreamsService;
   const scopes = scopesWhere(scopeExists);
   const audit = fakeAudit(db);
-  const changes = new AuditedChanges(db, audit, fakeFeed(db));
+  const changes = new AuditedChanges(db, audit);
   return {
     service: new ReaderGroupsService(groups, streams, scopes, changes, NO_PAGES),
     calls,

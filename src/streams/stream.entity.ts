@@ -219,11 +219,34 @@ export function configurationOf(row: ConfigurationColumns): StreamConfiguration 
   };
 }
 
+/** A stream of a list: without its version, which no list shows. */
+export type ListedStream = Omit<Stream, 'revision'>;
+
+/** What a list reads of a stream: what it shows, no more. */
+export const LISTED_PROPERTIES = [
+  'scopeName',
+  'name',
+  'state',
+  ...CONFIGURATION_PROPERTIES,
+] as const;
+
+/** The stream of a list that the listed columns hold. */
+export const listedStreamOf = (
+  row: Pick<StreamEntity, (typeof LISTED_PROPERTIES)[number]>,
+): ListedStream => ({
+  scopeName: row.scopeName,
+  name: row.name,
+  state: row.state,
+  configuration: configurationOf(row),
+});
+
+/** What a read of one stream reads: what a list does, and the version. */
+export const STREAM_PROPERTIES = [...LISTED_PROPERTIES, 'created', 'version'] as const;
+
 /** The stream an entity holds, with its version. */
-export const streamOf = (entity: StreamEntity): Stream => ({
-  scopeName: entity.scopeName,
-  name: entity.name,
-  state: entity.state,
-  configuration: configurationOf(entity),
+export const streamOf = (
+  entity: Pick<StreamEntity, (typeof STREAM_PROPERTIES)[number]>,
+): Stream => ({
+  ...listedStreamOf(entity),
   revision: { created: entity.created, version: entity.version },
 });

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { LessThanOrEqual, MoreThanOrEqual, type SelectQueryBuilder } from 'typeorm';
 import { markStreamName } from '../common/names';
 import type { ResourceVersion } from '../conditional/resource-version';
-import { createdMicros, RETURNING_VERSION } from '../database/column-transformers';
+import { createdMicros, RETURNING_VERSION, versionOf } from '../database/column-transformers';
 import { translateViolations } from '../database/constraint-violations';
 import { byKeyset, Keyset } from '../database/keyset';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import {
   InsertRows,
+  manyOf,
   QueryBuiltOnce,
   ReadByKey,
   UpdateRows,
@@ -24,18 +25,27 @@ import {
   CONFIGURATION_PROPERTIES,
   configurationColumns,
   ConfigurationColumns,
+  LISTED_PROPERTIES,
+  ListedStream,
+  listedStreamOf,
   StreamEntity,
   streamOf,
+  STREAM_PROPERTIES,
 } from './stream.entity';
 import { StreamFilter } from './stream-filter';
 import { StreamExistsError } from './stream.errors';
 import type { Stream, StreamTimes } from './stream';
 
 /** The read of every GET of a stream (docs/ARCHITECTURE.md, "Statements built once"). */
-const BY_NAME = new ReadByKey(StreamEntity, ['scopeName', 'name']);
+const BY_NAME = new ReadByKey(StreamEntity, ['scopeName', 'name'], {
+  properties: STREAM_PROPERTIES,
+});
 
 /** The read that locks the stream a change is about. */
-const LOCKED_BY_NAME = new ReadByKey(StreamEntity, ['scopeName', 'name'], 'FOR UPDATE');
+const LOCKED_BY_NAME = new ReadByKey(StreamEntity, ['scopeName', 'name'], {
+  properties: STREAM_PROPERTIES,
+  lock: 'FOR UPDATE',
+});
 
 /** Which of some streams exist, by scope and name (a reader group's list, say). */
 const existingStreams = (lock: boolean) =>
@@ -60,7 +70,6 @@ const STREAM_CHANGE = {
   where: 'scope_name = $1 AND name = ANY($2::text[])',
   returning: `name, ${RETURNING_VERSION}`,
 };
-const UPDATE_CONFIGURATION = new UpdateRows(StreamEntity, CONFIGURATION_PROPERTIES, STREAM_CHANGE);
 const SEAL = new UpdateRows(StreamEntity, ['state'], STREAM_CHANGE);
 const TOUCH = new UpdateRows(StreamEntity, [], STREAM_CHANGE);
 
@@ -70,9 +79,6 @@ const INSERT = new InsertRows(
   ['scopeName', 'name', 'ownerStream', 'ownerReaderGroup', 'state', ...CONFIGURATION_PROPERTIES],
   RETURNING_VERSION,
 );
-
-/** A stream of a list: without its version, which no list shows. */
-export type ListedStream = Omit<Stream, 'revision'>;
 
 /**
  * `_` is a LIKE wildcard: escaped, the pattern means "starts with an underscore". Spelled as the
@@ -115,15 +121,38 @@ const toSegment = (row: StreamSegmentEntity): SegmentRecord => ({
 const LIFE = 'int4range(g.created_in, g.sealed_in)';
 
 /**
- * The segments of stream ($1, $2) alive in epoch `epoch`, as the API shows them, in one JSON
- * list by keyStart: built by the database from rows (cheaper there than an object per row, and
- * for the service one JSON text to parse instead of four fields per row).
+ * The segments of stream (`scope`, `stream`: SQL, `$1` and `$2` by default) alive in epoch
+ * `epoch`, as the API shows them, in one JSON list by keyStart: built by the database from rows
+ * (cheaper there than an object per row, and for the service one JSON text to parse instead of
+ * four fields per row).
  */
-const segmentsAliveAt = (epoch: string): string => `coalesce((
+const segmentsAliveAt = (epoch: string, scope = '$1', stream = '$2'): string => `coalesce((
     SELECT json_agg(t ORDER BY t."keyStart") FROM (
       SELECT g.number, g.start_time AS "startTime", g.key_start AS "keyStart", g.key_end AS "keyEnd"
         FROM stream_segments g
-       WHERE g.scope_name = $1 AND g.stream_name = $2 AND ${LIFE} @> ${epoch}) t), '[]')`;
+       WHERE g.scope_name = ${scope} AND g.stream_name = ${stream} AND ${LIFE} @> ${epoch}) t), '[]')`;
+
+/**
+ * The {@link ScaleBase} of stream (`scope`, `stream`: SQL) as one JSON object: its current epoch
+ * with the segments alive in it, and the first number it has never used.
+ */
+const scaleBaseOf = (scope: string, stream: string): string => `(
+    SELECT json_build_object('epoch', e.epoch, 'timestamp', e.created_at,
+                             'nextNumber', n.next_number,
+                             'segments', ${segmentsAliveAt('e.epoch', scope, stream)})
+      FROM stream_epochs e
+      JOIN segment_numbering n ON n.scope_name = ${scope} AND n.stream_name = ${stream}
+     WHERE e.scope_name = ${scope} AND e.stream_name = ${stream}
+     ORDER BY e.epoch DESC LIMIT 1)`;
+
+/**
+ * A PUT's update, answering besides what a rescale would start from: the update and that read
+ * are one round trip (BENCHMARKS.md, "The data layer's cost"). The updated row names the stream.
+ */
+const UPDATE_CONFIGURATION = new UpdateRows(StreamEntity, CONFIGURATION_PROPERTIES, {
+  ...STREAM_CHANGE,
+  returning: `${STREAM_CHANGE.returning}, ${scaleBaseOf('streams.scope_name', 'streams.name')} AS base`,
+});
 
 /**
  * The numbers of the segments of stream ($1, $2) whose keys overlap those of segment `s` and
@@ -202,12 +231,12 @@ export class StreamsRepository {
     scope: string,
     filter: StreamFilter,
     keyset: Keyset<string>,
-  ): Promise<Stream[]> {
+  ): Promise<ListedStream[]> {
     const query = this.streams
       .createQueryBuilder('s')
       .where('s.scopeName = :scope', { scope })
       .andWhere(WHERE_FILTER[filter.kind], filter.kind === 'tag' ? { tag: filter.tag } : {});
-    return (await byKeyset(query, 's.name', keyset).getMany()).map(streamOf);
+    return (await manyOf(byKeyset(query, 's.name', keyset), LISTED_PROPERTIES)).map(listedStreamOf);
   }
 
   /**
@@ -284,10 +313,13 @@ export class StreamsRepository {
           },
         ]),
     );
-    const now = Date.now();
-    await this.addEpoch(scope, name, 0, now, equalKeyRanges(config.scaling.minSegments));
-    const markRanges = equalKeyRanges(INTERNAL_STREAM_CONFIGURATION.scaling.minSegments);
-    await this.addEpoch(scope, mark, 0, now, markRanges);
+    await this.addEpochs(scope, 0, Date.now(), [
+      { stream: name, ranges: equalKeyRanges(config.scaling.minSegments) },
+      {
+        stream: mark,
+        ranges: equalKeyRanges(INTERNAL_STREAM_CONFIGURATION.scaling.minSegments),
+      },
+    ]);
     return { scopeName: scope, name, state: 'ACTIVE', revision, configuration: config };
   }
 
@@ -309,13 +341,24 @@ export class StreamsRepository {
     );
   }
 
-  /** Replaces every configuration column of a stream; its new version. */
-  updateConfiguration(
+  /**
+   * Replaces every configuration column of a stream (the caller holds its row lock): its new
+   * version, and its current epoch with what a rescale would start from.
+   */
+  async updateConfiguration(
     scope: string,
     name: string,
     config: StreamConfiguration,
-  ): Promise<ResourceVersion> {
-    return this.changed(UPDATE_CONFIGURATION, scope, [name], configurationColumns(config), name);
+  ): Promise<{ revision: ResourceVersion; base: ScaleBase }> {
+    const [row] = await UPDATE_CONFIGURATION.run<ResourceVersion & { base: ScaleBase }>(
+      this.db.tx,
+      configurationColumns(config),
+      [scope, [name]],
+    );
+    return {
+      revision: versionOf(row),
+      base: row.base,
+    };
   }
 
   /** Seals a stream and its companion; the stream's new version. */
@@ -367,22 +410,11 @@ export class StreamsRepository {
    * `query`: the segments come as one `json_agg` list, read through the life index.
    */
   async scaleBase(scope: string, stream: string): Promise<ScaleBase> {
-    const [row] = await this.db.tx.query<
-      { epoch: number; created_at: string; next: number; segments: Segment[] }[]
-    >(
-      `SELECT e.epoch, e.created_at, n.next_number AS next, ${segmentsAliveAt('e.epoch')} AS segments
-         FROM stream_epochs e
-         JOIN segment_numbering n ON n.scope_name = $1 AND n.stream_name = $2
-        WHERE e.scope_name = $1 AND e.stream_name = $2
-        ORDER BY e.epoch DESC LIMIT 1`,
+    const [{ base }] = await this.db.tx.query<{ base: ScaleBase }[]>(
+      `SELECT ${scaleBaseOf('$1', '$2')} AS base`,
       [scope, stream],
     );
-    return {
-      epoch: row.epoch,
-      timestamp: Number(row.created_at),
-      nextNumber: row.next,
-      segments: row.segments,
-    };
+    return base;
   }
 
   /**
@@ -480,7 +512,9 @@ export class StreamsRepository {
     sealed: number[],
     ranges: KeyRange[],
   ): Promise<number> {
-    return this.addEpoch(scope, stream, epoch, time, ranges, sealed);
+    return this.addEpochs(scope, epoch, time, [{ stream, ranges, sealed }]).then(
+      ([first]) => first,
+    );
   }
 
   /** Moves the stream's version on (a change of its segments); the new one. */
@@ -582,51 +616,67 @@ export class StreamsRepository {
   }
 
   /**
-   * Writes epoch `epoch` at `time`: seals the segments numbered `sealed`, and opens new segments
-   * over `ranges`, numbered on from the stream's numbering (which outlives the stream itself).
-   * One statement through `query` (its four writes chained by a data-modifying WITH), so a
-   * scale, and each new stream's epoch 0, is one round trip; the first new number.
+   * Writes epoch `epoch` at `time` of each of `streams`: seals its segments numbered `sealed`,
+   * and opens new segments over its `ranges`, numbered on from its numbering (which outlives the
+   * stream itself). One statement through `query` (its writes chained by data-modifying WITH
+   * queries), so a scale, and the epochs 0 of a new stream and its companion, are one round
+   * trip; the first new number of each stream, in the order given.
    */
-  private async addEpoch(
+  private async addEpochs(
     scope: string,
-    stream: string,
     epoch: number,
     time: number,
-    ranges: KeyRange[],
-    sealed: number[] = [],
-  ): Promise<number> {
-    const [row] = await this.db.tx.query<{ first: number }[]>(
-      `WITH numbering AS (
+    streams: { stream: string; ranges: KeyRange[]; sealed?: number[] }[],
+  ): Promise<number[]> {
+    const ranges = streams.flatMap(({ stream, ranges }) =>
+      ranges.map((range, i) => ({ stream, ...range, i: i + 1 })),
+    );
+    const sealed = streams.flatMap(({ stream, sealed = [] }) =>
+      sealed.map((number) => ({ stream, number })),
+    );
+    const rows = await this.db.tx.query<{ stream_name: string; first: number }[]>(
+      `WITH input AS (
+         SELECT * FROM unnest($4::text[], $5::int[]) AS i (stream_name, count)
+       ), numbering AS (
          INSERT INTO segment_numbering AS n (scope_name, stream_name, next_number)
-         VALUES ($1, $2, $5::int)
+         SELECT $1, stream_name, count FROM input
          ON CONFLICT (scope_name, stream_name)
            DO UPDATE SET next_number = n.next_number + EXCLUDED.next_number
-         RETURNING n.next_number - $5::int AS first
+         RETURNING n.stream_name, n.next_number
+       ), firsts AS (
+         SELECT stream_name, numbering.next_number - input.count AS first
+           FROM numbering JOIN input USING (stream_name)
        ), sealed AS (
-         UPDATE stream_segments SET sealed_in = $3
-          WHERE scope_name = $1 AND stream_name = $2 AND number = ANY($8::int[])
-       ), epoch AS (
+         UPDATE stream_segments g SET sealed_in = $2
+           FROM unnest($9::text[], $10::int[]) AS x (stream_name, number)
+          WHERE g.scope_name = $1 AND g.stream_name = x.stream_name AND g.number = x.number
+       ), epochs AS (
          INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
-         VALUES ($1, $2, $3, $4)
+         SELECT $1, stream_name, $2, $3 FROM input
        ), segments AS (
          INSERT INTO stream_segments
            (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
-         SELECT $1, $2, numbering.first + r.i::int - 1, $3, $4, r.key_start, r.key_end
-           FROM numbering,
-                unnest($6::float8[], $7::float8[]) WITH ORDINALITY AS r (key_start, key_end, i)
+         SELECT $1, r.stream_name, firsts.first + r.i - 1, $2, $3, r.key_start, r.key_end
+           FROM unnest($6::text[], $7::float8[], $8::float8[], $11::int[])
+                  AS r (stream_name, key_start, key_end, i)
+           JOIN firsts USING (stream_name)
        )
-       SELECT first FROM numbering`,
+       SELECT stream_name, first FROM firsts`,
       [
         scope,
-        stream,
         epoch,
         time,
-        ranges.length,
+        streams.map((s) => s.stream),
+        streams.map((s) => s.ranges.length),
+        ranges.map((r) => r.stream),
         ranges.map((r) => r.keyStart),
         ranges.map((r) => r.keyEnd),
-        sealed,
+        sealed.map((s) => s.stream),
+        sealed.map((s) => s.number),
+        ranges.map((r) => r.i),
       ],
     );
-    return row.first;
+    const first = new Map(rows.map((row) => [row.stream_name, row.first]));
+    return streams.map(({ stream }) => first.get(stream)!);
   }
 }

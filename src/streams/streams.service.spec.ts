@@ -1,4 +1,4 @@
-import { ACTOR, fakeAudit, fakeFeed, fakeDb, scopesWhere } from '../../test/support/fake-db';
+import { ACTOR, fakeAudit, fakeDb, scopesWhere } from '../../test/support/fake-db';
 import { AuditedChanges } from '../audit/audited-changes.service';
 import { PreconditionFailedError } from '../conditional/resource-version';
 import { ScopeNotFoundError } from '../scopes/scope.errors';
@@ -53,8 +53,10 @@ function setUp({
   const streams = {
     lockOne: () => Promise.resolve(stream),
     findOne: () => Promise.resolve(stream),
-    updateConfiguration: () => (calls.push('updateConfiguration'), Promise.resolve(NEXT)),
-    scaleBase: () => Promise.resolve({ ...epoch, nextNumber: 9, segments: active }),
+    updateConfiguration: () => (
+      calls.push('updateConfiguration'),
+      Promise.resolve({ revision: NEXT, base: { ...epoch, nextNumber: 9, segments: active } })
+    ),
     scale: (
       _s: string,
       _n: string,
@@ -71,7 +73,7 @@ function setUp({
   } as unknown as StreamsRepository;
   const scopes = scopesWhere(scopeExists);
   const audit = fakeAudit(db);
-  const changes = new AuditedChanges(db, audit, fakeFeed(db));
+  const changes = new AuditedChanges(db, audit);
   return { service: new StreamsService(streams, scopes, changes, NO_PAGES), calls, audit, db };
 }
 

@@ -39,7 +39,8 @@ import {
   StreamSealedError,
 } from './stream.errors';
 import { toStreamProperty } from './stream.mapper';
-import { ListedStream, StreamsRepository } from './streams.repository';
+import { type ScaleBase, StreamsRepository } from './streams.repository';
+import type { ListedStream } from './stream.entity';
 
 /** A stream of a listing of several scopes. */
 export interface ScopedStream {
@@ -178,8 +179,8 @@ export class StreamsService {
     const config = toStreamConfiguration(request);
     return this.changeUserStream(actor, scope, name, condition, async (stream) => {
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
-      const revision = await this.streams.updateConfiguration(scope, name, config);
-      await this.applyScaling(scope, name, config);
+      const { revision, base } = await this.streams.updateConfiguration(scope, name, config);
+      await this.applyScaling(scope, name, config, base);
       const after = toStreamProperty({ ...stream, configuration: config });
       const result = Tagged.of(after, revision);
       return {
@@ -284,14 +285,14 @@ export class StreamsService {
 
   /**
    * Scales the stream when its new policy asks for it: every active segment is sealed and
-   * `minSegments` equal ones replace them in a new epoch.
+   * `minSegments` equal ones replace them in a new epoch, after `current`.
    */
   private async applyScaling(
     scope: string,
     name: string,
     config: StreamConfiguration,
+    current: ScaleBase,
   ): Promise<void> {
-    const current = await this.streams.scaleBase(scope, name);
     if (!needsRescale(config.scaling, current.segments.length)) return;
     const time = nextEpochTime(current.timestamp, Date.now());
     const sealed = current.segments.map((segment) => segment.number);

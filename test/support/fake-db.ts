@@ -3,8 +3,6 @@ import type { Db } from '../../src/database/transaction-host';
 import type { Actor } from '../../src/audit/actor';
 import type { AuditEntry, AuditService } from '../../src/audit/audit.service';
 import { AuditedChanges } from '../../src/audit/audited-changes.service';
-import type { FeedEntry } from '../../src/events/change-event';
-import type { FeedRecorder } from '../../src/events/feed-recorder.service';
 import type { Paginator } from '../../src/pagination/paginator';
 import type { ScopesRepository } from '../../src/scopes/scopes.repository';
 import { ScopesService } from '../../src/scopes/scopes.service';
@@ -72,30 +70,21 @@ export function fakeDb(): FakeDb {
   return db as unknown as FakeDb;
 }
 
-/** An audit trail that keeps what it is told, in the transaction it is told in. */
+/**
+ * An audit trail that keeps the changes it is told of, as the real one only inside a
+ * transaction, and keeps them only if it commits.
+ */
 export function fakeAudit(db: FakeDb): AuditService & { entries: AuditEntry[] } {
   const entries = db.journal<AuditEntry>();
   return {
     entries,
     changed: (_actor: Actor, entry: AuditEntry) => {
-      entries.push(entry);
-      return Promise.resolve();
-    },
-  } as unknown as AuditService & { entries: AuditEntry[] };
-}
-
-/** A change feed that keeps the events it is told of; as the real one, only inside a transaction. */
-export function fakeFeed(db: FakeDb): FeedRecorder & { entries: FeedEntry[] } {
-  const entries = db.journal<FeedEntry>();
-  return {
-    entries,
-    record: (entry: FeedEntry) => {
       if (!db.isTransactionActive()) {
         throw new Error('a change must be recorded inside its transaction');
       }
       entries.push(entry);
     },
-  } as unknown as FeedRecorder & { entries: FeedEntry[] };
+  } as unknown as AuditService & { entries: AuditEntry[] };
 }
 
 export const ACTOR: Actor = {
@@ -113,7 +102,7 @@ export function scopesWhere(scopeExists: boolean): ScopesService {
   const db = fakeDb();
   return new ScopesService(
     { exists: () => Promise.resolve(scopeExists) } as unknown as ScopesRepository,
-    new AuditedChanges(db, fakeAudit(db), fakeFeed(db)),
+    new AuditedChanges(db, fakeAudit(db)),
     {} as Paginator,
   );
 }
