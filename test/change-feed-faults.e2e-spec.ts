@@ -89,7 +89,8 @@ describe('The change feed through a database outage (e2e)', () => {
     const { t, proxy } = proxied;
     const tail = t.app.get(FeedTail);
     expect(await eventually(listeners, 1)).toBe(1);
-    expect(tail.isListening).toBe(true);
+    // The database shows the LISTEN as it runs it; the tail knows once its answer is read.
+    expect(await eventually(() => Promise.resolve(tail.isListening), true)).toBe(true);
     const start = ((await t.http.get('/v1/events').expect(200)).body as { position: string })
       .position;
     const stream = await SseClient.open(`${base}/v1/events`);
@@ -115,7 +116,7 @@ describe('The change feed through a database outage (e2e)', () => {
     await stream.until((c) => c.events.length === 4);
     // The listener is back by itself, and it, not polling, wakes the instance again.
     expect(await eventually(listeners, 1, { attempts: 300 })).toBe(1);
-    expect(tail.isListening).toBe(true);
+    expect(await eventually(() => Promise.resolve(tail.isListening), true)).toBe(true);
     await change('after-listening');
     await stream.until((c) => c.events.length === 5);
     stream.close();
