@@ -202,9 +202,9 @@ function hydrateColumns<E extends ObjectLiteral>(
  * The entities a query of the query builder's selects, with the columns of `properties` alone,
  * read as raw rows and hydrated as {@link ReadByKey} hydrates them: for lists of many rows (a
  * streamed list reads 1,000 at a time). Parsing a row costs the service more than anything
- * else in a list: read whole by `getMany`, with the times it does not show, a list of 100,000
- * streams took 1.4 to 1.8 times the CPU of one reading these columns alone (BENCHMARKS.md, "The
- * data layer's cost"). The query's conditions, order and limit are the builder's.
+ * else in a list: read whole by `getMany`, with the times it does not show, 100,000 streams took
+ * about twice the CPU of a read of these columns alone (BENCHMARKS.md, "The data layer's cost").
+ * The query's conditions, order and limit are the builder's.
  */
 export async function manyOf<E extends ObjectLiteral, P extends keyof E & string>(
   query: SelectQueryBuilder<E>,
