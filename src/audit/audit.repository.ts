@@ -22,14 +22,17 @@ export interface AuditRecord {
   after?: object;
 }
 
-/** A record's columns; the indexed texts shortened when too long to index (`auditText`). */
+/**
+ * A record's columns, named as in the table; the indexed texts shortened when too long to index
+ * (`auditText`).
+ */
 function columnsOf(record: AuditRecord) {
   const { actor } = record;
   return {
     principal: auditText(actor.principal),
-    clientAddress: actor.clientAddress === null ? null : auditText(actor.clientAddress),
-    userAgent: actor.userAgent,
-    requestId: actor.requestId,
+    client_address: actor.clientAddress === null ? null : auditText(actor.clientAddress),
+    user_agent: actor.userAgent,
+    request_id: actor.requestId,
     operation: record.operation,
     resource: auditText(record.resource),
     outcome: record.outcome,
@@ -39,7 +42,7 @@ function columnsOf(record: AuditRecord) {
 }
 
 /**
- * The insert of records from one list per column, oldest first: a data-modifying WITH query of
+ * The insert of records from one JSON list of rows, oldest first: a data-modifying WITH query of
  * a change's last statement (see {@link AuditRepository.inserted}).
  */
 const INSERT_ROWS = {
@@ -80,21 +83,7 @@ export class AuditRepository {
   inserted(records: readonly AuditRecord[]): WithQueries {
     // One JSON parameter (a row per record, named as the columns): serialized once, where a
     // list per column would be escaped element by element.
-    const rows = records.map((record) => {
-      const c = columnsOf(record);
-      return {
-        principal: c.principal,
-        client_address: c.clientAddress,
-        user_agent: c.userAgent,
-        request_id: c.requestId,
-        operation: c.operation,
-        resource: c.resource,
-        outcome: c.outcome,
-        before: c.before,
-        after: c.after,
-      };
-    });
-    return { queries: INSERT_ROWS, values: [JSON.stringify(rows)] };
+    return { queries: INSERT_ROWS, values: [JSON.stringify(records.map(columnsOf))] };
   }
 
   /**
@@ -117,9 +106,9 @@ export class AuditRepository {
        DO UPDATE SET request_count = audit_events.request_count + 1`,
       [
         c.principal,
-        c.clientAddress,
-        c.userAgent,
-        c.requestId,
+        c.client_address,
+        c.user_agent,
+        c.request_id,
         c.operation,
         c.resource,
         c.outcome,

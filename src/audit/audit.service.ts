@@ -23,7 +23,8 @@ export interface AuditEntry {
 
 /**
  * The audit trail. A change is recorded inside the transaction that makes it, so the two commit
- * or roll back together (`ChangeRecorder`); who asked is given by the caller, from the request's edge.
+ * or roll back together (`ChangeRecorder`); who asked is given by the caller, from the request's
+ * edge.
  */
 @Injectable()
 export class AuditService {
