@@ -6,6 +6,7 @@ import {
   type TransactionCommitEvent,
   type TransactionRollbackEvent,
 } from 'typeorm';
+import { queryOnConnection } from '../database/on-connection';
 import { oneStatement, type WithQueries } from '../database/one-statement';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
@@ -66,7 +67,7 @@ export class ChangeRecorder implements EntitySubscriberInterface {
     const parts: WithQueries[] = [this.audit.inserted(pending.records)];
     if (pending.events.length > 0) parts.push(this.events.appended(pending.events));
     const { sql, values } = oneStatement(parts);
-    await queryRunner.manager.query(sql, values);
+    await queryOnConnection(queryRunner.manager, sql, values);
   }
 
   afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {

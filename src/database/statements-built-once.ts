@@ -7,6 +7,8 @@ import type {
   QueryBuilder,
   SelectQueryBuilder,
 } from 'typeorm';
+import type { QueryResultRow } from 'pg';
+import { queryOnConnection } from './on-connection';
 
 type ColumnMetadata = EntityMetadata['columns'][number];
 
@@ -47,7 +49,9 @@ export class ReadByKey<E extends ObjectLiteral, P extends keyof E & string = key
     const metadata = manager.dataSource.getMetadata(this.target);
     this.built ??= this.build(metadata);
     const { sql, columns } = this.built;
-    const [row] = await manager.query<Record<string, unknown>[]>(sql, [...values]);
+    const {
+      rows: [row],
+    } = await queryOnConnection<Record<string, unknown>>(manager, sql, values);
     return row === undefined
       ? undefined
       : hydrateColumns<E>(manager.dataSource.driver, metadata, columns, row);
@@ -89,7 +93,7 @@ export class InsertRows<E extends ObjectLiteral, P extends keyof E & string> {
         driver.preparePersistentValue(row[this.properties[i]], column),
       ),
     );
-    return manager.query<R[]>(sql, values);
+    return (await queryOnConnection<R & QueryResultRow>(manager, sql, values)).rows;
   }
 }
 
@@ -119,9 +123,9 @@ export class UpdateRows<E extends ObjectLiteral, P extends keyof E & string> {
     const values = columns.map((column, i): unknown =>
       driver.preparePersistentValue(set[this.properties[i]], column),
     );
-    // TypeORM answers an UPDATE as its rows and their count.
-    const [rows] = await manager.query<[R[], number]>(this.sql, [...values, ...whereValues]);
-    return rows;
+    return (
+      await queryOnConnection<R & QueryResultRow>(manager, this.sql, [...values, ...whereValues])
+    ).rows;
   }
 }
 
@@ -238,13 +242,18 @@ export class QueryBuiltOnce<P extends string> {
     private readonly parameters: readonly P[],
   ) {}
 
-  async rows<R>(manager: EntityManager, values: Record<P, unknown>): Promise<R[]> {
+  async rows<R extends QueryResultRow>(
+    manager: EntityManager,
+    values: Record<P, unknown>,
+  ): Promise<R[]> {
     this.built ??= builtOnce(this.build(manager), this.parameters);
     const { sql, order } = this.built;
-    return manager.query<R[]>(
+    const answer = await queryOnConnection<R>(
+      manager,
       sql,
       order.map((name) => values[name]),
     );
+    return answer.rows;
   }
 }
 

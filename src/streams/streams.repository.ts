@@ -5,6 +5,7 @@ import type { ResourceVersion } from '../conditional/resource-version';
 import { createdMicros, RETURNING_VERSION, versionOf } from '../database/column-transformers';
 import { translateViolations } from '../database/constraint-violations';
 import { byKeyset, Keyset } from '../database/keyset';
+import { queryOnConnection } from '../database/on-connection';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import {
@@ -634,7 +635,8 @@ export class StreamsRepository {
     const sealed = streams.flatMap(({ stream, sealed = [] }) =>
       sealed.map((number) => ({ stream, number })),
     );
-    const rows = await this.db.tx.query<{ stream_name: string; first: number }[]>(
+    const { rows } = await queryOnConnection<{ stream_name: string; first: number }>(
+      this.db.tx,
       `WITH input AS (
          SELECT * FROM unnest($4::text[], $5::int[]) AS i (stream_name, count)
        ), numbering AS (

@@ -1,0 +1,36 @@
+import type { QueryResult, QueryResultRow } from 'pg';
+import { type EntityManager, QueryRunnerAlreadyReleasedError } from 'typeorm';
+
+/** What the driver's connection is: a `pg` PoolClient, of which only `query` is used here. */
+interface PgConnection<R extends QueryResultRow> {
+  query(sql: string, values: unknown[]): Promise<QueryResult<R>>;
+}
+
+/**
+ * A statement of the hottest paths (the reads and writes of every create and change, and what
+ * each writes before its COMMIT), sent with `pg`'s `query` on the connection of the manager's
+ * query runner: the connection TypeORM's public `QueryRunner.connect()` answers, in the
+ * transaction the runner holds. TypeORM's own `query` does the same and adds, per statement, a
+ * `beforeQuery` and an `afterQuery` event to every subscriber, each awaited, and its logger's
+ * call: about 8 µs of CPU a statement, which no part of the service listens to (BENCHMARKS.md,
+ * "The data layer's cost"). Transactions still begin, commit and roll back through TypeORM, with
+ * their events. A failure is `pg`'s own error, which `postgres-errors.ts` reads as it reads
+ * TypeORM's. Outside a transaction, a runner of its own for the one statement.
+ */
+export async function queryOnConnection<R extends QueryResultRow>(
+  manager: EntityManager,
+  sql: string,
+  values: readonly unknown[],
+): Promise<QueryResult<R>> {
+  const inTransaction = manager.queryRunner;
+  // A released runner would connect again, outside its transaction: refused, as TypeORM does.
+  if (inTransaction?.isReleased) throw new QueryRunnerAlreadyReleasedError();
+  const runner = inTransaction ?? manager.dataSource.createQueryRunner();
+  try {
+    // TypeORM types the connection as `any`: it is the driver's, a `pg` PoolClient.
+    const connection = (await runner.connect()) as PgConnection<R>;
+    return await connection.query(sql, [...values]);
+  } finally {
+    if (!inTransaction) await runner.release();
+  }
+}
