@@ -6,10 +6,10 @@ import {
   type TransactionCommitEvent,
   type TransactionRollbackEvent,
 } from 'typeorm';
-import { queryOnConnection } from '../database/on-connection';
 import { oneStatement, type WithQueries } from '../database/one-statement';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import { sendWithCommit } from '../database/with-commit';
 import { FeedEntry, NewEvent, newEvent } from '../events/change-event';
 import { EventsRepository } from '../events/events.repository';
 import { AuditRecord, AuditRepository } from './audit.repository';
@@ -23,11 +23,11 @@ interface Pending {
 /**
  * Writes what a transaction's changes leave behind: their audit rows and their events of the
  * change feed (docs/extensions.md section 8), told of each change inside its transaction. They
- * are written together, in one statement, the last before COMMIT (TypeORM tells this subscriber
- * of every commit): a change costs one round trip for both (BENCHMARKS.md, "The data layer's
- * cost"), the events take their ids then, so the lock that orders the ids is held only while the
- * transaction commits, and a transaction that makes several changes (an apply) takes it once,
- * after every row lock it needed.
+ * are written together, in one statement sent with the COMMIT, in its round trip (TypeORM tells
+ * this subscriber of every commit; `database/with-commit.ts`): the events take their ids then,
+ * so the lock that orders the ids is held only while PostgreSQL commits, never while an answer
+ * travels (BENCHMARKS.md, "The data layer's cost"), and a transaction that makes several changes
+ * (an apply) takes it once, after every row lock it needed.
  */
 @Injectable()
 export class ChangeRecorder implements EntitySubscriberInterface {
@@ -67,7 +67,7 @@ export class ChangeRecorder implements EntitySubscriberInterface {
     const parts: WithQueries[] = [this.audit.inserted(pending.records)];
     if (pending.events.length > 0) parts.push(this.events.appended(pending.events));
     const { sql, values } = oneStatement(parts);
-    await queryOnConnection(queryRunner.manager, sql, values);
+    await sendWithCommit(queryRunner, sql, values);
   }
 
   afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {

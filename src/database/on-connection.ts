@@ -7,15 +7,15 @@ interface PgConnection<R extends QueryResultRow> {
 }
 
 /**
- * A statement of the hottest paths (the reads and writes of every create and change, and what
- * each writes before its COMMIT), sent with `pg`'s `query` on the connection of the manager's
- * query runner: the connection TypeORM's public `QueryRunner.connect()` answers, in the
- * transaction the runner holds. TypeORM's own `query` does the same and adds, per statement, a
- * `beforeQuery` and an `afterQuery` event to every subscriber, each awaited, and its logger's
- * call: about 8 µs of CPU a statement, which no part of the service listens to (BENCHMARKS.md,
- * "The data layer's cost"). Transactions still begin, commit and roll back through TypeORM, with
- * their events. A failure is `pg`'s own error, which `postgres-errors.ts` reads as it reads
- * TypeORM's. Outside a transaction, a runner of its own for the one statement.
+ * A statement of the hottest paths (the reads and writes of every create and change), sent
+ * with `pg`'s `query` on the connection of the manager's query runner: the connection TypeORM's
+ * public `QueryRunner.connect()` answers, in the transaction the runner holds. TypeORM's own
+ * `query` does the same and adds, per statement, a `beforeQuery` and an `afterQuery` event to
+ * every subscriber, each awaited, and its logger's call: about 8 µs of CPU a statement, which
+ * no part of the service listens to (BENCHMARKS.md, "The data layer's cost"). Transactions
+ * still begin, commit and roll back through TypeORM, with their events. A failure is `pg`'s own
+ * error, which `postgres-errors.ts` reads as it reads TypeORM's. Outside a transaction, a runner
+ * of its own for the one statement.
  */
 export async function queryOnConnection<R extends QueryResultRow>(
   manager: EntityManager,

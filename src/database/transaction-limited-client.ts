@@ -2,7 +2,8 @@ import { Client, type QueryResult } from 'pg';
 
 /** What opens a transaction, as TypeORM's query runner sends it. */
 const BEGIN = /^(START TRANSACTION|BEGIN)\b/i;
-const END = /^(COMMIT|ROLLBACK)\b/i;
+/** What ends it: a COMMIT or ROLLBACK, alone or after the statements sent with it. */
+const END = /(^|;\s*)(COMMIT|ROLLBACK)\s*$/i;
 
 /**
  * The `pg` client of the pool when the service reaches PostgreSQL through a transaction pooler
@@ -33,8 +34,10 @@ export function transactionLimitedClient(limits: string): typeof Client {
 
     private async statement(text: string, values?: unknown[]): Promise<QueryResult> {
       if (BEGIN.test(text)) {
-        // One round trip: the transaction and its limits.
-        const [begun] = (await super.query(`${text}; ${limits}`)) as unknown as QueryResult[];
+        // One round trip: the transaction and its limits. A simple query of several statements
+        // answers with each one's result, a list that `pg`'s types do not describe.
+        const answers: unknown = await super.query(`${text}; ${limits}`);
+        const [begun] = answers as QueryResult[];
         this.inTransaction = true;
         return begun;
       }

@@ -3,6 +3,7 @@ import { DataSourceOptions } from 'typeorm';
 import { migrations } from '../../migrations';
 import { entities } from './entities';
 import { transactionLimitedClient } from './transaction-limited-client';
+import { committingClient } from './with-commit';
 import { TypeOrmLogger } from './typeorm-logger';
 
 export interface ConnectionSettings {
@@ -53,8 +54,13 @@ export function typeOrmOptions(settings: ConnectionSettings): DataSourceOptions 
       application_name: 'tributary',
       connectionTimeoutMillis: settings.connectTimeoutMs,
       ...(settings.timeoutsIn === 'transaction'
-        ? { Client: transactionLimitedClient(transactionTimeouts(settings.statementTimeoutMs)) }
+        ? {
+            Client: committingClient(
+              transactionLimitedClient(transactionTimeouts(settings.statementTimeoutMs)),
+            ),
+          }
         : {
+            Client: committingClient(),
             statement_timeout: settings.statementTimeoutMs,
             idle_in_transaction_session_timeout: idleInTransactionMs(settings.statementTimeoutMs),
           }),

@@ -33,10 +33,10 @@ export interface FeedRead {
  * {@link EventsRepository.appended}).
  */
 const APPEND_EVENTS = {
-  feed_next: 'UPDATE change_feed SET last_id = last_id + $1 RETURNING last_id',
+  feed_next: 'UPDATE change_feed SET last_id = last_id + $1::int RETURNING last_id',
   feed_wake: `SELECT pg_notify($2, '')`,
   feed_events: `INSERT INTO change_events (id, scope_name, resource, body)
-          SELECT feed_next.last_id - $1 + e.n, e.scope_name, e.resource, e.body
+          SELECT feed_next.last_id - $1::int + e.n, e.scope_name, e.resource, e.body
             FROM feed_next, feed_wake,
                  ROWS FROM (json_to_recordset($3::json) AS (scope_name text, resource text, body text))
                    WITH ORDINALITY AS e (scope_name, resource, body, n)`,
