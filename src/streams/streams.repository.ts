@@ -65,6 +65,47 @@ const existingStreams = (lock: boolean) =>
 const EXISTING = existingStreams(false);
 const LOCKED_EXISTING = existingStreams(true);
 
+/**
+ * A new epoch of streams: their numbering moved on, their epoch, their new segments; with
+ * ADD_EPOCHS_SEALING, the segments it seals too ($10, $11: stream and number of each). A create
+ * seals nothing and sends the statement without that part: a part that matched no row would
+ * still be planned, and with the statistics of a scope that grew since its last ANALYZE the
+ * planner read every segment of the scope to find none, per create (BENCHMARKS.md, "The data
+ * layer's cost"). The sealing part names each segment by its key, so that the primary key's
+ * index finds it whatever the statistics say.
+ */
+const addEpochs = (sealing: string) => `WITH input AS (
+         SELECT * FROM unnest($4::text[], $5::int[]) AS i (stream_name, count)
+       ), numbering AS (
+         INSERT INTO segment_numbering AS n (scope_name, stream_name, next_number)
+         SELECT $1, stream_name, count FROM input
+         ON CONFLICT (scope_name, stream_name)
+           DO UPDATE SET next_number = n.next_number + EXCLUDED.next_number
+         RETURNING n.stream_name, n.next_number
+       ), firsts AS (
+         SELECT stream_name, numbering.next_number - input.count AS first
+           FROM numbering JOIN input USING (stream_name)
+       ),${sealing} epochs AS (
+         INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
+         SELECT $1, stream_name, $2, $3 FROM input
+       ), segments AS (
+         INSERT INTO stream_segments
+           (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
+         SELECT $1, r.stream_name, firsts.first + r.i - 1, $2, $3, r.key_start, r.key_end
+           FROM unnest($6::text[], $7::float8[], $8::float8[], $9::int[])
+                  AS r (stream_name, key_start, key_end, i)
+           JOIN firsts USING (stream_name)
+       )
+       SELECT stream_name, first FROM firsts`;
+const ADD_EPOCHS = addEpochs('');
+const ADD_EPOCHS_SEALING = addEpochs(` sealed AS (
+         UPDATE stream_segments g SET sealed_in = $2
+           FROM unnest($10::text[], $11::int[]) AS x (stream_name, number)
+          WHERE g.scope_name = $1 AND g.stream_name = ANY($10::text[])
+            AND g.number = ANY($11::int[])
+            AND g.stream_name = x.stream_name AND g.number = x.number
+       ),`);
+
 /** What a change of a stream and its companion sets besides its columns, and answers. */
 const STREAM_CHANGE = {
   also: 'version = version + 1, updated_at = now()',
@@ -635,48 +676,23 @@ export class StreamsRepository {
     const sealed = streams.flatMap(({ stream, sealed = [] }) =>
       sealed.map((number) => ({ stream, number })),
     );
+    const values = [
+      scope,
+      epoch,
+      time,
+      streams.map((s) => s.stream),
+      streams.map((s) => s.ranges.length),
+      ranges.map((r) => r.stream),
+      ranges.map((r) => r.keyStart),
+      ranges.map((r) => r.keyEnd),
+      ranges.map((r) => r.i),
+    ];
     const { rows } = await queryOnConnection<{ stream_name: string; first: number }>(
       this.db.tx,
-      `WITH input AS (
-         SELECT * FROM unnest($4::text[], $5::int[]) AS i (stream_name, count)
-       ), numbering AS (
-         INSERT INTO segment_numbering AS n (scope_name, stream_name, next_number)
-         SELECT $1, stream_name, count FROM input
-         ON CONFLICT (scope_name, stream_name)
-           DO UPDATE SET next_number = n.next_number + EXCLUDED.next_number
-         RETURNING n.stream_name, n.next_number
-       ), firsts AS (
-         SELECT stream_name, numbering.next_number - input.count AS first
-           FROM numbering JOIN input USING (stream_name)
-       ), sealed AS (
-         UPDATE stream_segments g SET sealed_in = $2
-           FROM unnest($9::text[], $10::int[]) AS x (stream_name, number)
-          WHERE g.scope_name = $1 AND g.stream_name = x.stream_name AND g.number = x.number
-       ), epochs AS (
-         INSERT INTO stream_epochs (scope_name, stream_name, epoch, created_at)
-         SELECT $1, stream_name, $2, $3 FROM input
-       ), segments AS (
-         INSERT INTO stream_segments
-           (scope_name, stream_name, number, created_in, start_time, key_start, key_end)
-         SELECT $1, r.stream_name, firsts.first + r.i - 1, $2, $3, r.key_start, r.key_end
-           FROM unnest($6::text[], $7::float8[], $8::float8[], $11::int[])
-                  AS r (stream_name, key_start, key_end, i)
-           JOIN firsts USING (stream_name)
-       )
-       SELECT stream_name, first FROM firsts`,
-      [
-        scope,
-        epoch,
-        time,
-        streams.map((s) => s.stream),
-        streams.map((s) => s.ranges.length),
-        ranges.map((r) => r.stream),
-        ranges.map((r) => r.keyStart),
-        ranges.map((r) => r.keyEnd),
-        sealed.map((s) => s.stream),
-        sealed.map((s) => s.number),
-        ranges.map((r) => r.i),
-      ],
+      sealed.length > 0 ? ADD_EPOCHS_SEALING : ADD_EPOCHS,
+      sealed.length > 0
+        ? [...values, sealed.map((s) => s.stream), sealed.map((s) => s.number)]
+        : values,
     );
     const first = new Map(rows.map((row) => [row.stream_name, row.first]));
     return streams.map(({ stream }) => first.get(stream)!);
