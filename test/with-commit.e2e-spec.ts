@@ -1,12 +1,12 @@
 import { Client } from 'pg';
-import type { DataSource, EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { sendWithCommit } from '../src/database/with-commit';
 import { openMigratedDatabase } from './support/test-database';
 
 /**
  * A statement sent with the COMMIT (`database/with-commit.ts`), on the pool the service
  * configures: written if and only if its transaction commits, in the COMMIT's round trip, its
- * values exactly as given and never in its text.
+ * values exactly as given.
  */
 describe('A statement sent with the COMMIT (e2e)', () => {
   let database: Awaited<ReturnType<typeof openMigratedDatabase>>;
@@ -30,31 +30,27 @@ describe('A statement sent with the COMMIT (e2e)', () => {
   });
 
   it('is run by the commit, in its round trip, and not before', async () => {
-    let backend = 0;
-    const seenInside = await dataSource.transaction(async (manager) => {
-      [{ pid: backend }] = await manager.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
-      await keep(manager, 'first');
-      return manager.query<{ n: string }[]>('SELECT count(*) AS n FROM kept');
-    });
-    expect(seenInside).toEqual([{ n: '0' }]);
-    // The backend's last statement as PostgreSQL received it (before the pool's connection runs
-    // another), asked from another session.
-    const observer = new Client({ connectionString: database.url });
-    await observer.connect();
+    // A round trip ends with PostgreSQL's ReadyForQuery: counted on the transaction's connection.
+    let roundTrips = 0;
+    let beforeCommit = 0;
+    let connection: Client | undefined;
+    const count = () => roundTrips++;
     try {
-      const { rows } = await observer.query<{ query: string }>(
-        'SELECT query FROM pg_stat_activity WHERE pid = $1',
-        [backend],
-      );
-      // Its values came before, as parameters: the text holds none.
-      expect(rows).toEqual([
-        {
-          query: `INSERT INTO kept (v) VALUES (current_setting('tributary.with_commit_1_1'));\nCOMMIT`,
-        },
-      ]);
+      const seenInside = await dataSource.transaction(async (manager) => {
+        connection = (await manager.queryRunner!.connect()) as Client;
+        connection.connection.on('readyForQuery', count);
+        await keep(manager, 'first');
+        const seen = await manager.query<{ n: string }[]>('SELECT count(*) AS n FROM kept');
+        beforeCommit = roundTrips;
+        return seen;
+      });
+      expect(seenInside).toEqual([{ n: '0' }]);
+      expect(roundTrips - beforeCommit).toBe(1);
     } finally {
-      await observer.end();
+      connection?.connection.off('readyForQuery', count);
     }
+    // The SELECT was the only round trip before the COMMIT's.
+    expect(beforeCommit).toBe(1);
     expect(await values()).toEqual(['first']);
   });
 
@@ -109,5 +105,43 @@ describe('A statement sent with the COMMIT (e2e)', () => {
     ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23505' }) });
     await dataSource.transaction(async (manager) => keep(manager, 'after'));
     expect(await values()).toEqual(['taken', 'after']);
+  });
+
+  it.each([
+    ['an object', { a: 1 }],
+    ['a number that is not finite', Number.NaN],
+    ['null', null],
+  ])(
+    'refuses %s as a value before sending anything: the change fails whole',
+    async (_what, value) => {
+      await expect(
+        dataSource.transaction(async (manager) => {
+          await manager.query(`INSERT INTO kept (v) VALUES ('written before it')`);
+          await sendWithCommit(manager.queryRunner!, 'INSERT INTO kept (v) VALUES ($1)', [value]);
+        }),
+      ).rejects.toThrow(new TypeError('$1: only text and finite numbers are sent with a COMMIT'));
+      await dataSource.transaction(async (manager) => keep(manager, 'after'));
+      expect(await values()).toEqual(['after']);
+    },
+  );
+
+  it('runs at once, with its values as parameters, on a connection of a pool without the committing client', async () => {
+    const plain = await new DataSource({ type: 'postgres', url: database.url }).initialize();
+    try {
+      const seenInside = await plain.transaction(async (manager) => {
+        await sendWithCommit(manager.queryRunner!, 'INSERT INTO kept (v) VALUES ($1)', [`it's`]);
+        return manager.query<{ v: string }[]>('SELECT v FROM kept');
+      });
+      expect(seenInside).toEqual([{ v: `it's` }]);
+      await expect(
+        plain.transaction(async (manager) => {
+          await sendWithCommit(manager.queryRunner!, 'INSERT INTO kept (v) VALUES ($1)', ['gone']);
+          throw new Error('the change fails');
+        }),
+      ).rejects.toThrow('the change fails');
+    } finally {
+      await plain.destroy();
+    }
+    expect(await values()).toEqual([`it's`]);
   });
 });

@@ -1,8 +1,7 @@
 import { Client, type QueryResult } from 'pg';
+import { BEGINS } from './transaction-texts';
 
-/** What opens a transaction, as TypeORM's query runner sends it. */
-const BEGIN = /^(START TRANSACTION|BEGIN)\b/i;
-/** What ends it: a COMMIT or ROLLBACK, alone or after the statements sent with it. */
+/** What ends a transaction: a COMMIT or ROLLBACK, alone or as the last statement of a text. */
 const END = /(^|;\s*)(COMMIT|ROLLBACK)\s*$/i;
 
 /**
@@ -13,10 +12,14 @@ const END = /(^|;\s*)(COMMIT|ROLLBACK)\s*$/i;
  * run in one of its own, bounded alike (docs/ARCHITECTURE.md, "Time limits").
  *
  * TypeORM sends every statement as `query(text, values)` and reads the promise: that form is
- * the one handled; any other passes through unchanged.
+ * the one handled; any other passes through unchanged. It extends `base`, which sees each
+ * transaction's edges as this client sends them (the committing client of `with-commit.ts`).
  */
-export function transactionLimitedClient(limits: string): typeof Client {
-  return class TransactionLimitedClient extends Client {
+export function transactionLimitedClient(
+  limits: string,
+  base: typeof Client = Client,
+): typeof Client {
+  return class TransactionLimitedClient extends base {
     private inTransaction = false;
 
     // `never` fits every overload of `Client.query` without restating them.
@@ -33,7 +36,7 @@ export function transactionLimitedClient(limits: string): typeof Client {
     }
 
     private async statement(text: string, values?: unknown[]): Promise<QueryResult> {
-      if (BEGIN.test(text)) {
+      if (BEGINS.test(text)) {
         // One round trip: the transaction and its limits. A simple query of several statements
         // answers with each one's result, a list that `pg`'s types do not describe.
         const answers: unknown = await super.query(`${text}; ${limits}`);

@@ -55,8 +55,9 @@ export function typeOrmOptions(settings: ConnectionSettings): DataSourceOptions 
       connectionTimeoutMillis: settings.connectTimeoutMs,
       ...(settings.timeoutsIn === 'transaction'
         ? {
-            Client: committingClient(
-              transactionLimitedClient(transactionTimeouts(settings.statementTimeoutMs)),
+            Client: transactionLimitedClient(
+              transactionTimeouts(settings.statementTimeoutMs),
+              committingClient(),
             ),
           }
         : {
