@@ -34,11 +34,12 @@ export function committingClient(base: typeof Client = Client): typeof Client {
     // `never` fits every overload of `Client.query` without restating them.
     override query(...args: unknown[]): never {
       const [text] = args;
-      if (typeof text === 'string' && (ROLLBACK.test(text) || BEGINS.test(text))) {
-        waiting.delete(this);
-      }
+      // Most statements find nothing waiting, and are not read further.
       const statements = waiting.get(this);
-      if (typeof text !== 'string' || !COMMIT.test(text) || !statements) {
+      if (!statements || typeof text !== 'string' || !COMMIT.test(text)) {
+        if (statements && typeof text === 'string' && (ROLLBACK.test(text) || BEGINS.test(text))) {
+          waiting.delete(this);
+        }
         return (super.query as (...a: unknown[]) => unknown).apply(this, args) as never;
       }
       waiting.delete(this);

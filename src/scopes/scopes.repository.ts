@@ -10,8 +10,11 @@ import { InsertRows, ReadByKey } from '../database/statements-built-once';
 import { ScopeExistsError, ScopeNotEmptyError } from './scope.errors';
 import { ScopeEntity } from './scope.entity';
 
-/** The read of every GET of a scope and the insert of every create (docs/ARCHITECTURE.md). */
-const BY_NAME = new ReadByKey(ScopeEntity, ['name']);
+/**
+ * The read of every GET of a scope (its entity tag alone: its creation time, parsed into a
+ * `Date`, would cost more than the rest) and the insert of every create (docs/ARCHITECTURE.md).
+ */
+const BY_NAME = new ReadByKey(ScopeEntity, ['name'], { properties: ['created', 'version'] });
 const INSERT = new InsertRows(ScopeEntity, ['name'], RETURNING_VERSION);
 
 /** Every statement of the scopes table; each joins the current transaction, if any. */
