@@ -93,10 +93,14 @@ export class FeedTail implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * At most `take` events after `after` (of one scope when given): from memory when they are
-   * still there, else from the database.
+   * still there, else from the database. Memory that holds nothing newer may not yet have read
+   * a change that committed before this read began (its notification still on its way): the
+   * database answers then, so that a caller sees what it has just changed.
    */
   async read(after: bigint, scope: string | undefined, take: number): Promise<FeedRead> {
-    return this.held(after, scope, take) ?? this.events.after(after, scope, take);
+    const held = this.held(after, scope, take);
+    if (held !== undefined && held.events.length > 0) return held;
+    return this.events.after(after, scope, take);
   }
 
   /** What {@link read} answers, when memory holds it (at once, without a promise); else undefined. */
