@@ -337,6 +337,34 @@ describe('The change feed (e2e)', () => {
     expect(fromNewest.events).toEqual([]);
     for (const client of [fromSince, fromNewest]) client.close();
   });
+
+  it('pages a change that committed before the page was asked, though the tail has not read it yet', async () => {
+    const live = await SseClient.open(`${base}/v1/events`);
+    await t.http.post('/v1/scopes').send({ scopeName: 'tail-read' }).expect(201);
+    // The stream has the change: the tail, in memory, has read up to it.
+    await live.until((c) => c.events.length === 1);
+    const start = live.events[0].id!;
+    // A change committed without its notification: the tail is not told of it.
+    const body = JSON.stringify({
+      time: Date.now(),
+      operation: 'createScope',
+      kind: 'scope',
+      resource: 'prn::/scope:unannounced',
+      scopeName: 'unannounced',
+      principal: 'anonymous',
+    });
+    await t.sql(
+      `WITH next AS (UPDATE change_feed SET last_id = last_id + 1 RETURNING last_id)
+       INSERT INTO change_events (id, scope_name, resource, body)
+       SELECT last_id, 'unannounced', 'prn::/scope:unannounced', $1 FROM next`,
+      [body],
+    );
+    const page = await t.http.get(`/v1/events?since=${start}`).expect(200);
+    expect(page.body.events).toEqual([
+      expect.objectContaining({ id: String(BigInt(start) + 1n), scopeName: 'unannounced' }),
+    ]);
+    live.close();
+  });
 });
 
 describe('The change feed: limits, retention and shutdown (e2e)', () => {
