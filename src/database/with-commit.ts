@@ -36,18 +36,18 @@ export function committingClient(base: typeof Client = Client): typeof Client {
       const [text] = args;
       // Most statements find nothing waiting, and are not read further.
       const statements = waiting.get(this);
-      if (!statements || typeof text !== 'string' || !COMMIT.test(text)) {
-        if (statements && typeof text === 'string' && (ROLLBACK.test(text) || BEGINS.test(text))) {
+      if (statements && typeof text === 'string') {
+        if (COMMIT.test(text)) {
           waiting.delete(this);
+          return new Promise<QueryResult>((resolve, reject) => {
+            const done = (error: Error | null, result?: QueryResult) =>
+              error ? reject(error) : resolve(result!);
+            super.query(new CommitWith(statements, done));
+          }) as never;
         }
-        return (super.query as (...a: unknown[]) => unknown).apply(this, args) as never;
+        if (ROLLBACK.test(text) || BEGINS.test(text)) waiting.delete(this);
       }
-      waiting.delete(this);
-      return new Promise<QueryResult>((resolve, reject) => {
-        super.query(
-          new CommitWith(statements, (error, result) => (error ? reject(error) : resolve(result!))),
-        );
-      }) as never;
+      return (super.query as (...a: unknown[]) => unknown).apply(this, args) as never;
     }
   };
 }
