@@ -1,6 +1,7 @@
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { Client } from 'pg';
 import { leadsThroughPooler } from '../src/database/connection-pooler';
+import { queryOnConnection } from '../src/database/on-connection';
 import type { Db } from '../src/database/transaction-host';
 import { TEST_SERVER_ENV } from './setup/test-server';
 import { eventually } from './support/eventually';
@@ -72,6 +73,19 @@ describe('Time limits of statements and transactions (e2e)', () => {
   it('bounds a statement outside any transaction', async () => {
     expect((await limits()).statement_timeout).toBe(LIMITS.statement_timeout);
     await expect(db.tx.query('SELECT pg_sleep(30)')).rejects.toMatchObject({
+      code: '57014',
+      message: 'canceling statement due to statement timeout',
+    });
+  });
+
+  it("bounds a hot path's statement outside any transaction, sent through the pool's own query", async () => {
+    const { rows } = await queryOnConnection<{ setting: string }>(
+      db.tx,
+      `SELECT setting FROM pg_settings WHERE name = $1`,
+      ['statement_timeout'],
+    );
+    expect(rows).toEqual([{ setting: LIMITS.statement_timeout }]);
+    await expect(queryOnConnection(db.tx, 'SELECT pg_sleep($1)', [30])).rejects.toMatchObject({
       code: '57014',
       message: 'canceling statement due to statement timeout',
     });

@@ -11,8 +11,9 @@ const END = /(^|;\s*)(COMMIT|ROLLBACK)\s*$/i;
  * LOCAL ...`) in the round trip that opens it, and a statement sent outside any transaction is
  * run in one of its own, bounded alike (docs/ARCHITECTURE.md, "Time limits").
  *
- * TypeORM sends every statement as `query(text, values)` and reads the promise: that form is
- * the one handled; any other passes through unchanged. It extends `base`, which sees each
+ * TypeORM sends every statement as `query(text, values)` and reads the promise; the pool's own
+ * `query` (a statement outside a transaction, `on-connection.ts`) sends `query(text, values,
+ * callback)`. Those two forms are the ones handled; any other passes through unchanged. It extends `base`, which sees each
  * transaction's edges as this client sends them (the committing client of `with-commit.ts`).
  */
 export function transactionLimitedClient(
@@ -24,15 +25,23 @@ export function transactionLimitedClient(
 
     // `never` fits every overload of `Client.query` without restating them.
     override query(...args: unknown[]): never {
-      const [text, values] = args;
+      const [text, values, callback] = args;
       if (
         typeof text !== 'string' ||
-        args.length > 2 ||
-        !(values === undefined || Array.isArray(values))
+        args.length > 3 ||
+        !(values === undefined || Array.isArray(values)) ||
+        !(callback === undefined || typeof callback === 'function')
       ) {
         return (super.query as (...a: unknown[]) => unknown)(...args) as never;
       }
-      return this.statement(text, values) as never;
+      const answer = this.statement(text, values);
+      if (callback === undefined) return answer as never;
+      const done = callback as (error: Error | null, result?: QueryResult) => void;
+      answer.then(
+        (result) => done(null, result),
+        (error: Error) => done(error),
+      );
+      return undefined as never;
     }
 
     private async statement(text: string, values?: unknown[]): Promise<QueryResult> {
