@@ -8,6 +8,7 @@ import { ReaderGroupVersionOnStreamDelete1764400000000 } from './1764400000000-R
 import { SegmentLives1764500000000 } from './1764500000000-SegmentLives';
 import { ChangeEvents1764600000000 } from './1764600000000-ChangeEvents';
 import { AuditDenialCounts1764710000000 } from './1764710000000-AuditDenialCounts';
+import { ScopePolicies1764800000000 } from './1764800000000-ScopePolicies';
 
 /** Every migration, oldest first. A new migration is added here in the same commit. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   SegmentLives1764500000000,
   ChangeEvents1764600000000,
   AuditDenialCounts1764710000000,
+  ScopePolicies1764800000000,
 ];

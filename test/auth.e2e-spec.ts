@@ -57,6 +57,24 @@ const CASES: Case[] = [
     status: 200,
   },
   {
+    name: 'getScopePolicy',
+    method: 'get',
+    path: '/v1/scopes/sales/policy',
+    denied: 'nobody',
+    allowed: 'reader',
+    status: 200,
+  },
+  {
+    // A scope's own writers cannot lift its limits: setting them is the right to create scopes.
+    name: 'updateScopePolicy',
+    method: 'put',
+    path: '/v1/scopes/sales/policy',
+    body: { owner: 'team-sales' },
+    denied: 'writer',
+    allowed: 'admin',
+    status: 200,
+  },
+  {
     name: 'createStream',
     method: 'post',
     path: '/v1/scopes/sales/streams',

@@ -206,4 +206,47 @@ describe('Two instances on one database (e2e)', () => {
       }
     }
   });
+
+  it("holds a scope policy's limits across instances: racing creates and scales never pass them", async () => {
+    const scope = 'policed-race';
+    await a.call('POST', '/v1/scopes', { scopeName: scope });
+    const policy = await a.call('PUT', `/v1/scopes/${scope}/policy`, {
+      maxStreams: 5,
+      maxActiveSegments: 8,
+    });
+    expect(policy.status).toBe(200);
+    const creates = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        either(i).call('POST', `/v1/scopes/${scope}/streams`, { streamName: `s${i}` }),
+      ),
+    );
+    expect(creates.map((r) => r.status).sort((x, y) => x - y)).toEqual([
+      ...Array(5).fill(201),
+      ...Array(15).fill(422),
+    ]);
+    const created = creates.flatMap((r, i) => (r.status === 201 ? [`s${i}`] : []));
+    raced += creates.length;
+
+    // Five streams of one segment each: each split adds one, and only three may.
+    const split = {
+      sealedSegments: [0],
+      newRanges: [
+        { keyStart: 0, keyEnd: 0.5 },
+        { keyStart: 0.5, keyEnd: 1 },
+      ],
+    };
+    const scales = await Promise.all(
+      created.map((name, i) =>
+        either(i).call('POST', `/v1/scopes/${scope}/streams/${name}/scale`, split),
+      ),
+    );
+    expect(scales.map((r) => r.status).sort((x, y) => x - y)).toEqual([200, 200, 200, 422, 422]);
+    raced += scales.length;
+    const active = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM stream_segments WHERE scope_name = $1 AND sealed_in IS NULL
+          AND stream_name NOT LIKE '\\_%'`,
+      [scope],
+    );
+    expect(active.rows[0].n).toBe(8);
+  });
 });

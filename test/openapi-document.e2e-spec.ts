@@ -148,7 +148,7 @@ describe('The OpenAPI document (e2e, built service)', () => {
       }
     });
 
-    it('marks the reader-group writes, the probes, the audit list, the change feed, whoami and explain, describe and apply, and only them, as extensions', () => {
+    it('marks the reader-group writes, the probes, the audit list, the change feed, whoami and explain, describe and apply, scope policies, and only them, as extensions', () => {
       const extensions = documentedOperations(served)
         .filter((o) => o.operation['x-extension'] === true)
         .map((o) => o.operation.operationId);
@@ -161,8 +161,12 @@ describe('The OpenAPI document (e2e, built service)', () => {
           ...CONTRACT.authOperationIds,
           ...CONTRACT.streamExtensionOperationIds,
           ...CONTRACT.applyOperationIds,
+          ...CONTRACT.policyOperationIds,
         ].sort(),
       );
+      for (const id of CONTRACT.policyOperationIds) {
+        expect(operationById(served, id).operation.tags).toEqual(['Scopes']);
+      }
       for (const id of CONTRACT.extensionOperationIds) {
         expect(operationById(served, id).operation.tags).toEqual(['ReaderGroups']);
       }
@@ -618,8 +622,17 @@ describe('The OpenAPI document (e2e, built service)', () => {
           'status',
           'title',
           'type',
+          'violations',
         ].sort(),
       );
+      const violations = property('Problem', 'violations');
+      expect(Object.keys(schema(refOf(violations.items!)!).properties ?? {}).sort()).toEqual([
+        'actual',
+        'detail',
+        'limit',
+        'resource',
+        'rule',
+      ]);
       expect(property('Problem', 'status')).toMatchObject({ type: 'integer', format: 'int32' });
       const errors = property('Problem', 'errors');
       expect(errors.type).toBe('array');

@@ -20,6 +20,7 @@ import { StreamsService } from '../streams/streams.service';
 import type { ApplyAnswer } from './plan-answer';
 import type { ApplyDocument, DesiredStream } from './desired-state';
 import type { Plan, PlanConflict, PlannedChange } from './planned-change';
+import { PolicyViolationError } from '../policies/policy.errors';
 import { ApplyConflictError, ApplyForbiddenError } from './apply.errors';
 import { toCurrentState } from './current-state';
 import { makePlan } from './plan';
@@ -198,6 +199,8 @@ export class ApplyService {
     for (const change of ordered) {
       for (const operation of operationsOf(change)) {
         await this.run(actor, operation, change, desired).catch((error: unknown) => {
+          // A scope's policy refuses as it would the single request, naming the resource.
+          if (error instanceof PolicyViolationError) throw error.about(change.resource);
           // A change its single request would refuse (a stream a group reads is missing, a
           // stream still read by another group) stops the document, naming the resource.
           if (error instanceof DomainError && error.kind !== 'invalid') {

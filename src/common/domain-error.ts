@@ -36,6 +36,19 @@ export interface FieldViolation {
   message: string;
 }
 
+/**
+ * A rule of a scope's policy that a change would break (the `violations` of a 422): the rule's
+ * field, the policy's value, what the change would make it, and the resource it concerns when a
+ * request changes several.
+ */
+export interface RuleViolation {
+  rule: string;
+  limit: unknown;
+  actual?: unknown;
+  detail: string;
+  resource?: string;
+}
+
 export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
   /** A stable, machine-readable code such as `SCOPE_NOT_EMPTY`. */
@@ -48,6 +61,8 @@ export abstract class DomainError extends Error {
   readonly challenges?: string[];
   /** The permissions the caller lacks, each on its resource (a 403). */
   readonly missing?: MissingPermission[];
+  /** The rules of a policy the change would break, every one (a 422). */
+  readonly ruleViolations?: RuleViolation[];
 
   constructor(message: string) {
     super(message);

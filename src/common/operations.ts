@@ -10,6 +10,8 @@ export const Operation = {
   listScopes: 'listScopes',
   getScope: 'getScope',
   deleteScope: 'deleteScope',
+  getScopePolicy: 'getScopePolicy',
+  updateScopePolicy: 'updateScopePolicy',
   createStream: 'createStream',
   listStreams: 'listStreams',
   getStream: 'getStream',

@@ -3,6 +3,7 @@ import { ChangeEventEntity } from '../events/change-event.entity';
 import { ChangeFeedEntity } from '../events/change-feed.entity';
 import { IdempotencyRecordEntity } from '../idempotency/idempotency-record.entity';
 import { PaginationKeyEntity } from '../pagination/pagination-key.entity';
+import { ScopePolicyEntity } from '../policies/scope-policy.entity';
 import { ReaderGroupReaderEntity } from '../reader-groups/reader-group-reader.entity';
 import { ReaderGroupStreamEntity } from '../reader-groups/reader-group-stream.entity';
 import { ReaderGroupEntity } from '../reader-groups/reader-group.entity';
@@ -15,6 +16,7 @@ import { StreamEntity } from '../streams/stream.entity';
 /** Every table of the service, each beside the feature that owns it. */
 export const entities = [
   ScopeEntity,
+  ScopePolicyEntity,
   StreamEntity,
   StreamEpochEntity,
   StreamSegmentEntity,

@@ -9,6 +9,11 @@ export const PROBLEM_JSON = 'application/problem+json';
 export const BASIC_CHALLENGE = 'Basic realm="tributary", charset="UTF-8"';
 /** The contract declares these errors without a body, and generated clients expect none. */
 const BODILESS_UNLESS_ASKED = new Set([404, 409, 412, 500]);
+/**
+ * A scope policy's refusal comes from the contract's own routes (a create, a PUT), whose clients
+ * expect no error body: none either, unless asked (docs/extensions.md section 10).
+ */
+const BODILESS_CODES_UNLESS_ASKED = new Set(['POLICY_VIOLATION']);
 
 /** The problem document's `type`: a URN naming the code (`urn:tributary:problem:scope-not-found`). */
 export const problemType = (code: string): string =>
@@ -57,7 +62,9 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     if (problem.status === 401) {
       res.setHeader('WWW-Authenticate', problem.challenges ?? BASIC_CHALLENGE);
     }
-    if (BODILESS_UNLESS_ASKED.has(problem.status) && !asksForProblem(req)) {
+    const bodiless =
+      BODILESS_UNLESS_ASKED.has(problem.status) || BODILESS_CODES_UNLESS_ASKED.has(problem.code);
+    if (bodiless && !asksForProblem(req)) {
       res.end();
       return;
     }
@@ -73,6 +80,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         errors: problem.violations,
         conflicts: problem.conflicts,
         missing: problem.missing,
+        violations: problem.ruleViolations,
         more: problem.more,
       }),
     );

@@ -24,6 +24,35 @@ export class ProblemMissingPermissionDto {
   resource: string;
 }
 
+@ApiSchema({ name: 'ProblemPolicyViolation' })
+export class ProblemPolicyViolationDto {
+  /** The rule, by its field in the scope's policy. @example "maxStreams" */
+  rule: string;
+  /**
+   * The policy's value: a number, a list, one pattern of `requiredTags`, `true`.
+   * @example 5
+   */
+  @ApiProperty({
+    oneOf: [
+      { type: 'integer' },
+      { type: 'boolean' },
+      { type: 'string' },
+      { type: 'array', items: { type: 'string' } },
+    ],
+  })
+  limit: unknown;
+  /** What the change would make it, where one value says it. @example 6 */
+  @ApiProperty({
+    required: false,
+    oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'array', items: { type: 'string' } }],
+  })
+  actual?: unknown;
+  /** @example "The change would make 6 user streams in the scope, over the limit of 5." */
+  detail: string;
+  /** The resource it concerns, when a request changes several (an apply). */
+  resource?: string;
+}
+
 /**
  * An RFC 9457 problem document, as the global exception filter writes it
  * (`application/problem+json`).
@@ -54,8 +83,10 @@ export class ProblemDocumentDto {
    * `GET /v1/auth/explain` explains. At most 100.
    */
   missing?: ProblemMissingPermissionDto[];
+  /** Each rule of the scope's policy the change would break (422 `POLICY_VIOLATION`); at most 100. */
+  violations?: ProblemPolicyViolationDto[];
   /**
-   * How many entries of `errors`, `conflicts` and `missing` are left out: together they list at
+   * How many entries of `errors`, `conflicts`, `missing` and `violations` are left out: together they list at
    * most 100. Absent when none is.
    * @example 459900
    */

@@ -1,5 +1,7 @@
 import { InvalidRequestError } from '../common/domain-error';
 import { ApplyForbiddenError } from '../apply/apply.errors';
+import { PolicyViolationError } from '../policies/policy.errors';
+import type { PolicyViolation } from '../policies/scope-policy';
 import { bounded, MAX_PROBLEM_ENTRIES, Problem, ReplayedProblem, toProblem } from './problem';
 
 const KIB = 1024;
@@ -39,6 +41,29 @@ describe('bounded problems', () => {
     expect(problem.missing).toEqual(missing.slice(0, MAX_PROBLEM_ENTRIES));
     expect(problem.more).toBe(559_900);
     expect(problem.detail).toMatch(/READ on prn::\/scope:s9 and 559990 more$/);
+  });
+
+  it("lists every rule of a scope's policy a change breaks, as a 422", () => {
+    const rules: PolicyViolation[] = [
+      { rule: 'maxStreams', limit: 5, actual: 6, detail: 'over' },
+      { rule: 'requiredTags', limit: 'owner:*', actual: [], detail: 'no tag' },
+    ];
+    const problem = toProblem(new PolicyViolationError('Creating stream s/t', rules));
+    expect(problem).toMatchObject({ status: 422, code: 'POLICY_VIOLATION', ruleViolations: rules });
+    expect(problem.detail).toBe(
+      "Creating stream s/t would break 2 rules of the scope's policy: maxStreams, requiredTags",
+    );
+  });
+
+  it('lists at most a hundred broken rules, each within its bounds', () => {
+    const rules = Array.from({ length: 150 }, (_, i) => ({
+      rule: 'requiredTags' as const,
+      limit: `${'x'.repeat(5000)}${i}`,
+      detail: 'no tag',
+    }));
+    const problem = toProblem(new PolicyViolationError('Creating stream s/t', rules));
+    expect(problem.ruleViolations!.length + problem.more!).toBe(150);
+    expect(bytesOf(problem)).toBeLessThan(64 * KIB);
   });
 
   it('stays under 64 KiB whatever the strings hold', () => {

@@ -7,6 +7,7 @@ import {
   InvalidRequestError,
   MissingPermission,
   ResourceConflict,
+  RuleViolation,
 } from '../common/domain-error';
 import { isDatabaseUnavailable, PgCode, sqlState } from '../database/postgres-errors';
 
@@ -19,7 +20,12 @@ export interface Problem {
   conflicts?: ResourceConflict[];
   /** The permissions a 403 found missing, each on its resource. */
   missing?: MissingPermission[];
-  /** How many entries of `violations`, `conflicts` and `missing` were left out (see `bounded`). */
+  /** The rules of a policy a refused change would break (a 422's `violations`). */
+  ruleViolations?: RuleViolation[];
+  /**
+   * How many entries of `violations`, `conflicts`, `missing` and `ruleViolations` were left out
+   * (see `bounded`).
+   */
   more?: number;
   /** Seconds after which a retry may succeed (503). */
   retryAfter?: number;
@@ -112,6 +118,7 @@ export function bounded(problem: Problem): Problem {
     violations: keep(problem.violations),
     conflicts: keep(problem.conflicts),
     missing: keep(problem.missing),
+    ruleViolations: keep(problem.ruleViolations),
   };
   if (more > 0) result.more = more;
   return result;
@@ -132,6 +139,7 @@ function problemOf(error: unknown): Problem {
       retryAfter: error.retryAfterSeconds,
       conflicts: error.conflicts,
       missing: error.missing,
+      ruleViolations: error.ruleViolations,
       challenges: error.challenges,
     };
     if (error instanceof InvalidRequestError) problem.violations = error.violations;

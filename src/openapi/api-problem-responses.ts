@@ -74,8 +74,9 @@ const PROBLEM_RESPONSES: Record<number, ProblemResponse> = {
   },
   422: {
     meaning:
-      'The `Idempotency-Key` was used before, by the same account, for another request (another ' +
-      'path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done.',
+      "The change breaks a rule of its scope's policy (`POLICY_VIOLATION`: `violations` lists " +
+      'every rule it breaks), or the `Idempotency-Key` was used before, by the same account, for ' +
+      'another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done.',
     example: {
       code: 'IDEMPOTENCY_KEY_REUSED',
       detail: 'Idempotency-Key 5f0c2a was used for another request (another path or body)',

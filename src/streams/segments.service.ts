@@ -18,6 +18,7 @@ import {
   StreamSealedError,
 } from './stream.errors';
 import { toStreamProperty } from './stream.mapper';
+import { StreamPolicyChecks } from './stream-policy-checks.service';
 import { SegmentLife, StreamsRepository } from './streams.repository';
 import { StreamsService } from './streams.service';
 
@@ -47,6 +48,7 @@ export class SegmentsService {
     private readonly streams: StreamsRepository,
     private readonly streamChanges: StreamsService,
     private readonly scopes: ScopesService,
+    private readonly policy: StreamPolicyChecks,
   ) {}
 
   /**
@@ -68,6 +70,7 @@ export class SegmentsService {
       const outcome = await this.plan(stream, request, condition, (last) =>
         nextEpochTime(last, now),
       );
+      await this.holdToPolicy(stream, outcome, true);
       const { epoch, timestamp, sealedSegments, newSegments } = outcome;
       const ranges = request.newRanges;
       const first = await this.streams.scale(scope, name, epoch, timestamp, sealedSegments, ranges);
@@ -125,8 +128,25 @@ export class SegmentsService {
         if (!stream) throw new StreamNotFoundError(scope, name);
         if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
         const outcome = await this.plan(stream, request, condition, () => Date.now());
+        await this.holdToPolicy(stream, outcome, false);
         return Tagged.of(outcome, stream.revision);
       }),
+    );
+  }
+
+  /**
+   * The scope's policy, after every other rule: a scale may not raise the stream's or the
+   * scope's active segments above their limits. `lock`: the policy's row, as every change that
+   * it limits takes it; a dry run reads its snapshot alone.
+   */
+  private holdToPolicy(stream: Stream, outcome: ScaleOutcome, lock: boolean): Promise<void> {
+    const after = outcome.segments.length;
+    const before = after - outcome.newSegments.length + outcome.sealedSegments.length;
+    const what = `Scaling stream ${stream.scopeName}/${stream.name}`;
+    return this.policy.check(
+      stream.scopeName,
+      { what, addsStream: false, segments: { before, after } },
+      lock,
     );
   }
 

@@ -329,6 +329,27 @@ export class StreamsRepository {
   }
 
   /**
+   * What a scope's policy counts: its user streams (sealed ones too), and the active segments of
+   * its active user streams (a sealed stream's segments are not active).
+   */
+  async userCounts(scope: string): Promise<{ streams: number; activeSegments: number }> {
+    const streams = await this.streams
+      .createQueryBuilder('s')
+      .where('s.scope_name = :scope', { scope })
+      .andWhere(USER)
+      .getCount();
+    const activeSegments = await this.segments
+      .createQueryBuilder('g')
+      .innerJoin(StreamEntity, 's', 's.scope_name = g.scope_name AND s.name = g.stream_name')
+      .where('g.scope_name = :scope', { scope })
+      .andWhere('g.sealed_in IS NULL')
+      .andWhere(`s.state = 'ACTIVE'`)
+      .andWhere(USER)
+      .getCount();
+    return { streams, activeSegments };
+  }
+
+  /**
    * Creates an active stream, its `_MARK` companion and the epoch 0 of each. A reader group's
    * `_RG` stream is created so too, owned by the group (and deleted with it).
    */

@@ -10,6 +10,7 @@ import {
   StreamSealedError,
 } from './stream.errors';
 import type { KeyRange } from '../scaling/key-ranges';
+import type { StreamPolicyChecks } from './stream-policy-checks.service';
 import type { StreamsRepository } from './streams.repository';
 import { StreamsService } from './streams.service';
 import type { Paginator } from '../pagination/paginator';
@@ -30,6 +31,9 @@ const NEXT = { created: '1700000000000000', version: '5' };
 
 /** These tests list nothing: paging is tested end to end. */
 const NO_PAGES = {} as Paginator;
+
+/** A scope without a policy: policies are tested end to end (test/scope-policies-*.e2e-spec.ts). */
+const NO_POLICY = { check: () => Promise.resolve() } as unknown as StreamPolicyChecks;
 
 /**
  * The service over a repository holding one stream (or none: null) and a scope, or none.
@@ -74,7 +78,12 @@ function setUp({
   const scopes = scopesWhere(scopeExists);
   const audit = fakeAudit(db);
   const changes = new AuditedChanges(db, audit);
-  return { service: new StreamsService(streams, scopes, changes, NO_PAGES), calls, audit, db };
+  return {
+    service: new StreamsService(streams, scopes, changes, NO_PAGES, NO_POLICY),
+    calls,
+    audit,
+    db,
+  };
 }
 
 const fixed = (minSegments: number) => ({

@@ -39,6 +39,7 @@ import {
   StreamSealedError,
 } from './stream.errors';
 import { toStreamProperty } from './stream.mapper';
+import { StreamPolicyChecks } from './stream-policy-checks.service';
 import { type ScaleBase, StreamsRepository } from './streams.repository';
 import type { ListedStream } from './stream.entity';
 
@@ -62,6 +63,10 @@ interface EpochRecord {
   record: ScaleRecord;
 }
 
+/** How many segments a stream of `active` active ones has once its new policy is applied. */
+const activeAfter = (config: StreamConfiguration, active: number): number =>
+  needsRescale(config.scaling, active) ? config.scaling.minSegments : active;
+
 @Injectable()
 export class StreamsService {
   constructor(
@@ -69,9 +74,13 @@ export class StreamsService {
     private readonly scopes: ScopesService,
     private readonly changes: AuditedChanges,
     private readonly pages: Paginator,
+    private readonly policy: StreamPolicyChecks,
   ) {}
 
-  /** Creates the stream and its `_MARK` companion in one transaction. */
+  /**
+   * Creates the stream and its `_MARK` companion in one transaction, if its scope's policy
+   * allows the stream.
+   */
   create(
     actor: Actor,
     scope: string,
@@ -80,6 +89,12 @@ export class StreamsService {
     const config = toStreamConfiguration(request);
     const name = request.streamName;
     return this.changes.create(actor, async () => {
+      await this.policy.check(scope, {
+        what: `Creating stream ${scope}/${name}`,
+        produced: { stream: { name, configuration: config }, change: 'create' },
+        addsStream: true,
+        segments: { before: 0, after: config.scaling.minSegments },
+      });
       const stream = await this.streams.create(scope, name, config);
       const created = toStreamProperty(stream);
       const result = Tagged.of(created, stream.revision);
@@ -180,6 +195,13 @@ export class StreamsService {
     return this.changeUserStream(actor, scope, name, condition, async (stream) => {
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
       const { revision, base } = await this.streams.updateConfiguration(scope, name, config);
+      const active = base.segments.length;
+      await this.policy.check(scope, {
+        what: `Updating stream ${scope}/${name}`,
+        produced: { stream: { name, configuration: config }, change: 'update' },
+        addsStream: false,
+        segments: { before: active, after: activeAfter(config, active) },
+      });
       await this.applyScaling(scope, name, config, base);
       const after = toStreamProperty({ ...stream, configuration: config });
       const result = Tagged.of(after, revision);

@@ -94,6 +94,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scopes/{scopeName}/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The scope's policy (`{}` when none was set), with an entity tag of its own (extension). */
+        get: operations["getScopePolicy"];
+        /**
+         * Replaces the scope's whole policy; `{}` clears it (extension). Needs READ_UPDATE on `prn::/`,
+         *     the right to create scopes: a scope's own writers cannot lift its limits.
+         */
+        put: operations["updateScopePolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scopes/{scopeName}/streams": {
         parameters: {
             query?: never;
@@ -594,6 +615,27 @@ export interface components {
              */
             resource: string;
         };
+        ProblemPolicyViolation: {
+            /**
+             * @description The policy's value: a number, a list, one pattern of `requiredTags`, `true`.
+             * @example 5
+             */
+            limit: number | boolean | string | string[];
+            /**
+             * @description What the change would make it, where one value says it.
+             * @example 6
+             */
+            actual?: number | string | string[];
+            /**
+             * @description The rule, by its field in the scope's policy.
+             * @example maxStreams
+             */
+            rule: string;
+            /** @example The change would make 6 user streams in the scope, over the limit of 5. */
+            detail: string;
+            /** @description The resource it concerns, when a request changes several (an apply). */
+            resource?: string;
+        };
         Problem: {
             /**
              * Format: int32
@@ -603,7 +645,7 @@ export interface components {
             status: number;
             /**
              * Format: int64
-             * @description How many entries of `errors`, `conflicts` and `missing` are left out: together they list at
+             * @description How many entries of `errors`, `conflicts`, `missing` and `violations` are left out: together they list at
              *     most 100. Absent when none is.
              * @example 459900
              */
@@ -647,6 +689,8 @@ export interface components {
              *     `GET /v1/auth/explain` explains. At most 100.
              */
             missing?: components["schemas"]["ProblemMissingPermission"][];
+            /** @description Each rule of the scope's policy the change would break (422 `POLICY_VIOLATION`); at most 100. */
+            violations?: components["schemas"]["ProblemPolicyViolation"][];
         };
         Identity: {
             /** @enum {string} */
@@ -731,6 +775,47 @@ export interface components {
              *     The `Link` header holds the same next page as a URL.
              */
             continuationToken?: string;
+        };
+        RetentionRule: {
+            /** @description A stream must have a retention policy. */
+            required?: boolean;
+            /**
+             * @description Each limit of a `LIMITED_DAYS` retention (its minimum, and its maximum if set), in days with
+             *     hours and minutes as fractions of a day, is at most this.
+             */
+            maxDays?: number;
+            /** @description Each limit of a `LIMITED_SIZE_MB` retention, in MB, is at most this. */
+            maxSizeMb?: number;
+        };
+        ScopePolicy: {
+            /**
+             * @description A new stream's whole name must match one of these (case-sensitive): `*` any run of
+             *     characters, none too; `?` exactly one; any other character itself. 1 to 50 patterns.
+             * @example [
+             *       "orders-*",
+             *       "payments-??"
+             *     ]
+             */
+            streamNames?: string[];
+            /** @description A stream's scaling policy type must be one of these. */
+            scalingTypes?: ("FIXED_NUM_SEGMENTS" | "BY_RATE_IN_KBYTES_PER_SEC" | "BY_RATE_IN_EVENTS_PER_SEC")[];
+            /**
+             * @description For each pattern (the form of `streamNames`), one of a stream's tags at least must match it:
+             *     `owner:*` makes every stream name its owner. 1 to 20 patterns.
+             */
+            requiredTags?: string[];
+            /** @description Who answers for the scope. 1 to 200 characters. */
+            owner?: string;
+            /** @description At most 2,000 characters. */
+            description?: string;
+            /** @description The most user streams the scope may hold, sealed ones included (internal `_` ones are not counted). */
+            maxStreams?: number;
+            /** @description The most active segments one stream may have. */
+            maxSegmentsPerStream?: number;
+            /** @description The most active segments of all the scope's user streams together. */
+            maxActiveSegments?: number;
+            /** @description Bounds on streams' retention policies. */
+            retention?: components["schemas"]["RetentionRule"];
         };
         ScalingConfig: {
             /** @enum {string} */
@@ -1954,7 +2039,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            /** @description The change breaks a rule of its scope's policy (`POLICY_VIOLATION`: `violations` lists every rule it breaks), or the `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2426,6 +2511,441 @@ export interface operations {
             };
         };
     };
+    getScopePolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Entity tags (or `*`): when one matches the current state (weak comparison), the answer is 304 without a body. Malformed: 400. */
+                "If-None-Match"?: string;
+            };
+            path: {
+                scopeName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource, with its entity tag. */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopePolicy"];
+                };
+            };
+            /** @description Not modified: the client holds the current state. No body. */
+            304: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateScopePolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Strong entity tags (or `*`): the change happens only when one names the current state; otherwise 412 `PRECONDITION_FAILED` and nothing changes. Weak tags never match. A missing resource is 404 first. Malformed: 400. */
+                "If-Match"?: string;
+            };
+            path: {
+                scopeName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ScopePolicy"];
+            };
+        };
+        responses: {
+            /** @description The resource, with its entity tag. */
+            200: {
+                headers: {
+                    /** @description The strong entity tag of the state the body shows (its version): send it back in `If-Match` to change only that state, or in `If-None-Match` to read only a newer one. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopePolicy"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             *
+             *     Precondition failed: the scope is not empty (`SCOPE_NOT_EMPTY`), the stream is not sealed (`STREAM_NOT_SEALED`) or is sealed (`STREAM_SEALED`), the stream is internal and managed by the service (`STREAM_INTERNAL`), or `If-Match` names no current entity tag (`PRECONDITION_FAILED`). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document.
+             */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:stream-not-sealed",
+                     *       "title": "Precondition failed",
+                     *       "status": 412,
+                     *       "code": "STREAM_NOT_SEALED",
+                     *       "detail": "Stream sales/orders must be sealed before it is deleted",
+                     *       "instance": "/v1/scopes/sales/streams/orders",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the configured limit (`MAX_BODY_BYTES`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The request body exceeds 1048576 bytes",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not UTF-8 JSON (`application/json` or `application/*+json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The request body must be application/json",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listStreams: {
         parameters: {
             query?: {
@@ -2796,7 +3316,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            /** @description The change breaks a rule of its scope's policy (`POLICY_VIOLATION`: `violations` lists every rule it breaks), or the `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4169,7 +4689,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            /** @description The change breaks a rule of its scope's policy (`POLICY_VIOLATION`: `violations` lists every rule it breaks), or the `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4979,7 +5499,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            /** @description The change breaks a rule of its scope's policy (`POLICY_VIOLATION`: `violations` lists every rule it breaks), or the `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6204,7 +6724,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            /** @description The change breaks a rule of its scope's policy (`POLICY_VIOLATION`: `violations` lists every rule it breaks), or the `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
             422: {
                 headers: {
                     [name: string]: unknown;

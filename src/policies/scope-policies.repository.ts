@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
+import { policyOf, type ScopePolicy } from './scope-policy';
+import { ScopePolicyEntity } from './scope-policy.entity';
+
+/** A scope's policy as stored, with the version its entity tag ends with. */
+export interface StoredPolicy {
+  policy: ScopePolicy;
+  /** `0` for a scope whose policy was never set. */
+  version: string;
+}
+
+/** What a scope whose policy was never set has. */
+export const NO_POLICY: StoredPolicy = { policy: {}, version: '0' };
+
+/** Every statement of the scope_policies table; each joins the current transaction, if any. */
+@Injectable()
+export class ScopePoliciesRepository {
+  constructor(@InjectDb() private readonly db: Db) {}
+
+  private get policies() {
+    return this.db.tx.getRepository(ScopePolicyEntity);
+  }
+
+  /**
+   * The scope's policy. With `lock`, its row (where one was set) is held until the transaction
+   * ends: the changes a policy limits take turns on it, so each counts what the one before left.
+   */
+  async find(scope: string, lock = false): Promise<StoredPolicy> {
+    const stored = await this.policies.findOne({
+      select: { policy: true, version: true },
+      where: { scopeName: scope },
+      ...(lock && { lock: { mode: 'for_no_key_update' } }),
+    });
+    return stored ? { policy: policyOf(stored.policy), version: stored.version } : NO_POLICY;
+  }
+
+  /**
+   * Replaces the scope's policy; the new version. The caller holds the scope's row, so no other
+   * replacement runs between reading `current` and this.
+   */
+  async replace(scope: string, policy: ScopePolicy, current: StoredPolicy): Promise<string> {
+    const version = String(BigInt(current.version) + 1n);
+    if (current.version === NO_POLICY.version) {
+      await this.policies.insert({ scopeName: scope, policy, version });
+    } else {
+      await this.policies.update({ scopeName: scope }, { policy, version });
+    }
+    return version;
+  }
+}

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { PolicyViolationError } from '../policies/policy.errors';
+import {
+  countViolations,
+  CountChanges,
+  ProducedStream,
+  streamViolations,
+} from '../policies/policy-rules';
+import { ScopePoliciesRepository } from '../policies/scope-policies.repository';
+import type { PolicyViolation, ScopePolicy } from '../policies/scope-policy';
+import { StreamExistsError } from './stream.errors';
+import { StreamsRepository } from './streams.repository';
+
+/** A change of a user stream as its scope's policy sees it. */
+export interface PolicedChange {
+  /** What the change is, for the 422's detail (`creating stream sales/orders`). */
+  what: string;
+  /** The stream a create or a PUT produces, which the stream rules judge. */
+  produced?: { stream: ProducedStream; change: 'create' | 'update' };
+  /** Whether the change adds a user stream (a create). */
+  addsStream: boolean;
+  /** The stream's active segments before and after the change. */
+  segments: { before: number; after: number };
+}
+
+const hasCountLimits = (policy: ScopePolicy): boolean =>
+  policy.maxStreams !== undefined ||
+  policy.maxSegmentsPerStream !== undefined ||
+  policy.maxActiveSegments !== undefined;
+
+/**
+ * Holds every create, PUT and scale of a user stream to its scope's policy (docs/extensions.md section 10),
+ * in the change's own transaction and before it writes. The policy's row is locked first: the
+ * changes of a scope with a policy take turns on it, so each counts what the one before it left
+ * (another instance's too), and a count limit cannot be passed by changes racing each other.
+ * A scope without a policy costs one read of no row, and no lock.
+ */
+@Injectable()
+export class StreamPolicyChecks {
+  constructor(
+    private readonly policies: ScopePoliciesRepository,
+    private readonly streams: StreamsRepository,
+  ) {}
+
+  /**
+   * Throws {@link PolicyViolationError} listing every rule the change would break. `lock`: take
+   * the policy's row (a dry run reads its snapshot alone).
+   */
+  async check(scope: string, change: PolicedChange, lock = true): Promise<void> {
+    const { policy } = await this.policies.find(scope, lock);
+    const violations: PolicyViolation[] = change.produced
+      ? streamViolations(policy, change.produced.stream, change.produced.change)
+      : [];
+    if (hasCountLimits(policy)) {
+      violations.push(...countViolations(policy, await this.countChanges(scope, change)));
+    }
+    if (violations.length === 0) return;
+    const created = change.produced?.change === 'create' ? change.produced.stream.name : undefined;
+    // A create of a stream that exists is a conflict, whatever the policy says of a new one.
+    if (created !== undefined && (await this.streams.exists(scope, created))) {
+      throw new StreamExistsError(scope, created);
+    }
+    throw new PolicyViolationError(change.what, violations);
+  }
+
+  private async countChanges(scope: string, change: PolicedChange): Promise<CountChanges> {
+    const now = await this.streams.userCounts(scope);
+    const { before, after } = change.segments;
+    return {
+      maxStreams: { before: now.streams, after: now.streams + (change.addsStream ? 1 : 0) },
+      maxSegmentsPerStream: { before, after },
+      maxActiveSegments: {
+        before: now.activeSegments,
+        after: now.activeSegments + after - before,
+      },
+    };
+  }
+}
