@@ -35,7 +35,8 @@ interface ReadOptions<P> {
 
 /** A read of at most one row by equal key columns, as an entity. */
 export class ReadByKey<E extends ObjectLiteral, P extends keyof E & string = keyof E & string> {
-  private built?: { sql: string; columns: readonly ColumnMetadata[] };
+  /** The statement and its hydration, per data source (a test may open several). */
+  private readonly built = new WeakMap<DataSource, { sql: string; hydration: Hydration<E> }>();
 
   /** `key`: the properties compared, in the order of the values given to {@link one}. */
   constructor(
@@ -46,23 +47,25 @@ export class ReadByKey<E extends ObjectLiteral, P extends keyof E & string = key
 
   /** The row whose key columns equal `values`, in the manager's transaction if any. */
   async one(manager: EntityManager, values: readonly unknown[]): Promise<Pick<E, P> | undefined> {
-    const metadata = manager.dataSource.getMetadata(this.target);
-    this.built ??= this.build(metadata);
-    const { sql, columns } = this.built;
-    const {
-      rows: [row],
-    } = await queryOnConnection<Record<string, unknown>>(manager, sql, values);
-    return row === undefined
-      ? undefined
-      : hydrateColumns<E>(manager.dataSource.driver, metadata, columns, row);
+    const { sql, hydration } = this.builtFor(manager.dataSource);
+    const answer = await queryOnConnection<Record<string, unknown>>(manager, sql, values);
+    const row = answer.rows[0];
+    return row === undefined ? undefined : hydration.entity(row);
   }
 
-  private build(metadata: EntityMetadata): { sql: string; columns: readonly ColumnMetadata[] } {
-    const { properties, lock } = this.options;
-    const columns = properties
-      ? properties.map((property) => columnOf(metadata, property))
-      : metadata.columns;
-    return { sql: selectByKey(metadata, columns, this.key, lock), columns };
+  private builtFor(dataSource: DataSource): { sql: string; hydration: Hydration<E> } {
+    let built = this.built.get(dataSource);
+    if (built === undefined) {
+      const metadata = dataSource.getMetadata(this.target);
+      const { properties, lock } = this.options;
+      const columns = properties
+        ? properties.map((property) => columnOf(metadata, property))
+        : metadata.columns;
+      const sql = selectByKey(metadata, columns, this.key, lock);
+      built = { sql, hydration: new Hydration<E>(dataSource.driver, metadata, columns) };
+      this.built.set(dataSource, built);
+    }
+    return built;
   }
 }
 
@@ -188,18 +191,34 @@ function insertOf(
   return `INSERT INTO ${quoted(metadata.tableName)} (${names}) VALUES ${rows.join(', ')}${answer}`;
 }
 
-/** An entity of `row`'s values of `columns`, through the driver and the columns' transformers. */
-function hydrateColumns<E extends ObjectLiteral>(
-  driver: DataSource['driver'],
-  metadata: EntityMetadata,
-  columns: readonly ColumnMetadata[],
-  row: Record<string, unknown>,
-): E {
-  const entity = metadata.create() as E;
-  for (const column of columns) {
-    column.setEntityValue(entity, driver.prepareHydratedValue(row[column.databaseName], column));
+/**
+ * How rows of some columns become entities: each value through the driver and the column's
+ * transformers, as TypeORM's own reads hydrate it. Prepared once per list of columns: a column
+ * outside any embedded entity and relation (all of them, here) is set as its property, which is
+ * what `ColumnMetadata.setEntityValue` does for it after looking at both.
+ */
+class Hydration<E extends ObjectLiteral> {
+  private readonly plain: boolean[];
+
+  constructor(
+    private readonly driver: DataSource['driver'],
+    private readonly metadata: EntityMetadata,
+    private readonly columns: readonly ColumnMetadata[],
+  ) {
+    this.plain = columns.map((column) => !column.embeddedMetadata && !column.relationMetadata);
   }
-  return entity;
+
+  entity(row: Record<string, unknown>): E {
+    const { driver, columns, plain } = this;
+    const entity = this.metadata.create() as Record<string, unknown>;
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i];
+      const value: unknown = driver.prepareHydratedValue(row[column.databaseName], column);
+      if (plain[i]) entity[column.propertyName] = value;
+      else column.setEntityValue(entity, value);
+    }
+    return entity as E;
+  }
 }
 
 /**
@@ -226,7 +245,8 @@ export async function manyOf<E extends ObjectLiteral, P extends keyof E & string
     else query.addSelect(expression, column.databaseName);
   });
   const rows = await query.getRawMany<Record<string, unknown>>();
-  return rows.map((row) => hydrateColumns<E>(query.connection.driver, metadata, columns, row));
+  const hydration = new Hydration<E>(query.connection.driver, metadata, columns);
+  return rows.map((row) => hydration.entity(row));
 }
 
 /**
