@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import { ReadByKey } from '../database/statements-built-once';
 import { policyOf, type ScopePolicy } from './scope-policy';
 import { ScopePolicyEntity } from './scope-policy.entity';
 
@@ -13,6 +14,18 @@ export interface StoredPolicy {
 
 /** What a scope whose policy was never set has. */
 export const NO_POLICY: StoredPolicy = { policy: {}, version: '0' };
+
+/**
+ * The read of every create, PUT and scale of a stream (docs/ARCHITECTURE.md, "Statements built
+ * once"): in a scope without a policy it finds no row, and is all the policy costs the change.
+ */
+const BY_SCOPE = new ReadByKey(ScopePolicyEntity, ['scopeName'], {
+  properties: ['policy', 'version'],
+});
+const LOCKED_BY_SCOPE = new ReadByKey(ScopePolicyEntity, ['scopeName'], {
+  properties: ['policy', 'version'],
+  lock: 'FOR NO KEY UPDATE',
+});
 
 /** Every statement of the scope_policies table; each joins the current transaction, if any. */
 @Injectable()
@@ -28,11 +41,7 @@ export class ScopePoliciesRepository {
    * ends: the changes a policy limits take turns on it, so each counts what the one before left.
    */
   async find(scope: string, lock = false): Promise<StoredPolicy> {
-    const stored = await this.policies.findOne({
-      select: { policy: true, version: true },
-      where: { scopeName: scope },
-      ...(lock && { lock: { mode: 'for_no_key_update' } }),
-    });
+    const stored = await (lock ? LOCKED_BY_SCOPE : BY_SCOPE).one(this.db.tx, [scope]);
     return stored ? { policy: policyOf(stored.policy), version: stored.version } : NO_POLICY;
   }
 
