@@ -141,6 +141,20 @@ describe('Scope policies: enforced on every change of a user stream (e2e)', () =
     expect((await create(days({}))).status).toBe(201);
   });
 
+  it('answers a retried refusal with an Idempotency-Key as it answered it, violations included', async () => {
+    const scope = await policed({ maxStreams: 0 });
+    const send = () =>
+      t.http
+        .post(`/v1/scopes/${scope}/streams`)
+        .set(PROBLEM_HEADERS)
+        .set('Idempotency-Key', `refused-${scope}`)
+        .send(stream('s'));
+    const first = violations(await send());
+    expect(first).toEqual([expect.objectContaining({ rule: 'maxStreams', limit: 0, actual: 1 })]);
+    expect(violations(await send())).toEqual(first);
+    expect(await userStreams(scope)).toEqual([]);
+  });
+
   it('answers 409, not 422, for a create of a stream that exists, whatever the policy', async () => {
     const scope = await createScope(t.http, 'policed');
     await t.http.post(`/v1/scopes/${scope}/streams`).send(stream('legacy', 3)).expect(201);

@@ -13,8 +13,9 @@ const END = /(^|;\s*)(COMMIT|ROLLBACK)\s*$/i;
  *
  * TypeORM sends every statement as `query(text, values)` and reads the promise; the pool's own
  * `query` (a statement outside a transaction, `on-connection.ts`) sends `query(text, values,
- * callback)`. Those two forms are the ones handled; any other passes through unchanged. It extends `base`, which sees each
- * transaction's edges as this client sends them (the committing client of `with-commit.ts`).
+ * callback)`. Those two forms are the ones handled; any other passes through unchanged. It
+ * extends `base`, which sees each transaction's edges as this client sends them (the committing
+ * client of `with-commit.ts`).
  */
 export function transactionLimitedClient(
   limits: string,

@@ -1,7 +1,6 @@
 /**
- * A name pattern of a scope policy: `*` stands for any run of characters
- * (none too), `?` for exactly one, every other character for itself; it matches a whole name,
- * case-sensitively. No pattern ever becomes a regular expression: a client's text given to a
+ * A name pattern of a scope policy: `*` stands for any run of characters (none too), `?` for
+ * exactly one, every other character for itself; it matches a whole name, case-sensitively. No pattern ever becomes a regular expression: a client's text given to a
  * backtracking engine can cost seconds per name. Here a match costs at most the pattern's
  * length times the name's (a 250-character pattern against a 250-character name: tens of
  * microseconds at worst, `npm run bench:policies`).

@@ -1,3 +1,4 @@
+import type { RuleViolation } from '../common/domain-error';
 import type { ScalingType } from '../streams/scaling-policy';
 
 /**
@@ -43,14 +44,9 @@ export type StreamRule =
   | 'retention.maxSizeMb'
   | 'requiredTags';
 
-/** One rule a change breaks, as a 422's problem document lists it. */
-export interface PolicyViolation {
+/** One rule a change breaks, as a 422's problem document lists it, named by its field. */
+export interface PolicyViolation extends RuleViolation {
   rule: CountLimit | StreamRule;
-  /** The policy's value: a number, a list, one pattern of `requiredTags`, `true`. */
-  limit: unknown;
-  /** What the change would make it, where one value says it. */
-  actual?: unknown;
-  detail: string;
 }
 
 /** Every field of a policy, in the order it is shown. */
