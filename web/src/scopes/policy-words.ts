@@ -66,3 +66,8 @@ export function streamRules(policy: ScopePolicy): StreamRules {
   }
   return rules;
 }
+
+/** A field's own hint, then the rule of the policy it must follow (when there is one). */
+export function withRule(hint: string, rule: string | undefined): string {
+  return rule ? `${hint}. ${rule}` : hint;
+}

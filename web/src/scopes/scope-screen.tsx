@@ -8,11 +8,16 @@ import { useResource } from '../state/use-resource';
 import { CreateReaderGroupForm } from './create-reader-group-form';
 import { CreateStreamForm } from './create-stream-form';
 import { DeleteScopeButton } from './delete-scope-button';
+import { loadPolicy } from './load-policy';
+import { PolicySection } from './policy-section';
 import { ReaderGroupsSection } from './reader-groups-section';
 import { StreamsSection } from './streams-section';
 import { theScope } from '../live/follows';
 
-/** One scope: its streams and reader groups, a page at a time; create either; delete it. */
+/**
+ * One scope: its policy, its streams and reader groups, a page at a time; create either; delete
+ * it.
+ */
 export function ScopeScreen({ scope }: { scope: string }) {
   const found = useResource(
     (signal) =>
@@ -21,6 +26,7 @@ export function ScopeScreen({ scope }: { scope: string }) {
     0,
     theScope(scope),
   );
+  const policy = useResource((signal) => loadPolicy(scope, signal), scope, 0, theScope(scope));
   // Counts the changes made here: the lists read again after each.
   const [changes, setChanges] = useState(0);
   const changed = () => setChanges((n) => n + 1);
@@ -39,9 +45,18 @@ export function ScopeScreen({ scope }: { scope: string }) {
               onDeleted={() => navigate(pathOf({ screen: 'scopes' }))}
             />
           </div>
+          <ErrorMessage error={policy.error} />
+          {policy.data && (
+            <PolicySection
+              scope={scope}
+              policy={policy.data.policy}
+              etag={policy.data.etag}
+              onChanged={policy.reload}
+            />
+          )}
           <StreamsSection scope={scope} changes={changes} />
           <ReaderGroupsSection scope={scope} changes={changes} />
-          <CreateStreamForm scope={scope} onCreated={changed} />
+          <CreateStreamForm scope={scope} policy={policy.data?.policy} onCreated={changed} />
           <CreateReaderGroupForm scope={scope} onCreated={changed} />
         </>
       )}
