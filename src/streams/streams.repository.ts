@@ -350,6 +350,25 @@ export class StreamsRepository {
   }
 
   /**
+   * The active segments of each active user stream of a scope, by name; a sealed stream's
+   * segments are not active, and it is absent.
+   */
+  async activeSegmentsByStream(scope: string): Promise<Map<string, number>> {
+    const counts = await this.segments
+      .createQueryBuilder('g')
+      .select('g.stream_name', 'name')
+      .addSelect('count(*)::int', 'count')
+      .innerJoin(StreamEntity, 's', 's.scope_name = g.scope_name AND s.name = g.stream_name')
+      .where('g.scope_name = :scope', { scope })
+      .andWhere('g.sealed_in IS NULL')
+      .andWhere(`s.state = 'ACTIVE'`)
+      .andWhere(USER)
+      .groupBy('g.stream_name')
+      .getRawMany<{ name: string; count: number }>();
+    return new Map(counts.map((c) => [c.name, c.count]));
+  }
+
+  /**
    * Creates an active stream, its `_MARK` companion and the epoch 0 of each. A reader group's
    * `_RG` stream is created so too, owned by the group (and deleted with it).
    */
