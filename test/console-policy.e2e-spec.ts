@@ -90,9 +90,12 @@ describe('Scope policies in the console (e2e, browser)', () => {
     await policySection().getByText('team-payments').waitFor();
     const shown = await factsText();
     expect(shown).toContain('Card and wallet events');
-    expect(shown).toContain('5 streams at most');
-    expect(shown).toContain('40 active segments at most');
+    // The limits with their use now, from the compliance report.
+    await policySection().getByText('1 of 5 streams').waitFor();
     expect(shown).toContain('4 active segments at most');
+    expect(await factsText()).toContain('3 of 40 active segments');
+    expect(await factsText()).not.toContain('over the limit');
+    await policySection().getByText('Every stream follows the policy.').waitFor();
     const rules = await policySection()
       .getByRole('list', { name: 'Rules for streams' })
       .getByRole('listitem')
@@ -104,6 +107,45 @@ describe('Scope policies in the console (e2e, browser)', () => {
       'Every stream needs a tag matching owner:*.',
     ]);
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('marks a limit exceeded now in words, lists the streams that break the policy, and follows changes', async () => {
+    const scope = await createScope();
+    await createStream(scope, { streamName: 'alpha', streamTags: ['owner:a'] });
+    await createStream(scope, {
+      streamName: 'beta',
+      scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 3 },
+      streamTags: ['owner:b'],
+    });
+    await createStream(scope, { streamName: 'gamma' });
+    // A policy that what exists breaks already: it may be set, and judges changes from now on.
+    const policy = { maxStreams: 2, maxSegmentsPerStream: 2, requiredTags: ['owner:*'] };
+    expect((await api().put(`/v1/scopes/${scope}/policy`).send(policy)).status).toBe(200);
+    await open(scope);
+    const streams = policySection().getByRole('definition').filter({ hasText: 'streams' }).first();
+    await policySection().getByText('3 of 2 streams').waitFor();
+    expect(await streams.textContent()).toEqual('3 of 2 streams (over the limit)');
+    await policySection().getByText('2 streams break the policy now', { exact: false }).waitFor();
+    const listed = policySection().getByRole('list', { name: 'Streams that break the policy' });
+    expect(await listed.getByRole('listitem').allTextContents()).toEqual([
+      'beta: The stream has 3 active segments, over the limit of 2.',
+      'gamma: No tag of the stream matches the required tag pattern owner:*.',
+    ]);
+    await listed.getByRole('link', { name: 'gamma' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A stream's change made elsewhere is shown without a reload.
+    expect(
+      (
+        await api()
+          .put(`/v1/scopes/${scope}/streams/gamma`)
+          .send({
+            scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1 },
+            streamTags: ['owner:g'],
+          })
+      ).status,
+    ).toBe(200);
+    await policySection().getByText('1 stream breaks the policy now', { exact: false }).waitFor();
   });
 
   it('sets a policy from its form, with If-Match, and shows it; a 400 is said next to its field', async () => {
@@ -151,7 +193,7 @@ describe('Scope policies in the console (e2e, browser)', () => {
     });
     // The screen shows the new policy.
     await policySection().getByText('team-orders').waitFor();
-    expect(await factsText()).toContain('3 streams at most');
+    await policySection().getByText('0 of 3 streams').waitFor();
     await policySection()
       .getByText("A new stream's name must match orders-* or refunds-??", {
         exact: false,
@@ -178,7 +220,7 @@ describe('Scope policies in the console (e2e, browser)', () => {
     await form.getByRole('alert').getByText('Someone else changed the policy').waitFor();
     // The policy is read again: theirs is shown, and nothing of ours was saved.
     await policySection().getByText('second-owner').waitFor();
-    expect(await factsText()).toContain('2 streams at most');
+    await policySection().getByText('0 of 2 streams').waitFor();
     expect((await api().get(`/v1/scopes/${scope}/policy`)).body).toEqual({
       owner: 'second-owner',
       maxStreams: 2,

@@ -35,3 +35,4 @@ export type AccessExplanation = Schemas['AccessExplanation'];
 export type MissingPermission = Schemas['ProblemMissingPermission'];
 export type ScopePolicy = Schemas['ScopePolicy'];
 export type PolicyViolation = Schemas['ProblemPolicyViolation'];
+export type ScopeCompliance = Schemas['ScopeCompliance'];

@@ -1,10 +1,18 @@
-import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import type { ScopePolicy } from '../api/types';
+import type { ScopeCompliance, ScopePolicy } from '../api/types';
+import { Link } from '../routing/router';
+import { pathOf } from '../routing/routes';
 import { Section } from '../components/screen';
 import { useMay } from '../session/use-may';
 import { PolicyEditForm } from './policy-edit-form';
-import { hasPolicy, limitWords, streamRules } from './policy-words';
+import {
+  hasPolicy,
+  limitUse,
+  limitWords,
+  moreWords,
+  nonCompliantWords,
+  streamRules,
+} from './policy-words';
 
 /** The rules a stream must follow, one line each (none when the policy sets none). */
 export function StreamRulesList({ policy, label }: { policy: ScopePolicy; label: string }) {
@@ -22,19 +30,75 @@ export function StreamRulesList({ policy, label }: { policy: ScopePolicy; label:
   );
 }
 
-/** The scope's policy: its owner, description, limits and rules for streams. */
-function PolicyFacts({ policy }: { policy: ScopePolicy }) {
-  const limits = [
-    policy.maxStreams !== undefined && ['Streams', limitWords(policy.maxStreams, 'stream')],
-    policy.maxActiveSegments !== undefined && [
-      'Active segments',
-      limitWords(policy.maxActiveSegments, 'active segment'),
-    ],
-    policy.maxSegmentsPerStream !== undefined && [
-      'Segments per stream',
-      limitWords(policy.maxSegmentsPerStream, 'active segment'),
-    ],
-  ].filter((limit): limit is [string, string] => !!limit);
+/** How many of a compliance report's streams are listed, each with its violations. */
+const LISTED = 10;
+
+/** A count limit: its use now when the report is read, marked in words when it is exceeded. */
+function Limit({
+  name,
+  limit,
+  noun,
+  used,
+  exceeded,
+}: {
+  name: string;
+  limit: number;
+  noun: string;
+  used?: number;
+  exceeded?: boolean;
+}) {
+  return (
+    <>
+      <dt>{name}</dt>
+      <dd class={exceeded ? 'over' : undefined}>
+        {used === undefined ? limitWords(limit, noun) : limitUse(used, limit, noun)}
+        {exceeded && <strong> (over the limit)</strong>}
+      </dd>
+    </>
+  );
+}
+
+/** The streams that break the policy now: how many, and the first ones with why. */
+function NonCompliant({ scope, compliance }: { scope: string; compliance: ScopeCompliance }) {
+  const { nonCompliantCount: count, nonCompliant } = compliance;
+  if (count === 0) return <p>Every stream follows the policy.</p>;
+  const listed = nonCompliant.slice(0, LISTED);
+  const more = moreWords(count, listed.length);
+  return (
+    <>
+      <h3 id="non-compliant-heading">Streams that break the policy</h3>
+      <p>
+        {nonCompliantWords(count)} (the policy refuses their changes until they follow it
+        {listed.length < count ? `; the first ${listed.length} by name are listed` : ''}).
+      </p>
+      <ul class="non-compliant" aria-labelledby="non-compliant-heading">
+        {listed.map(({ streamName, violations }) => (
+          <li key={streamName}>
+            <Link href={pathOf({ screen: 'stream', scope, stream: streamName })}>{streamName}</Link>
+            : {violations.map((violation) => violation.detail).join(' ')}
+          </li>
+        ))}
+      </ul>
+      {more && <p>{more}.</p>}
+    </>
+  );
+}
+
+/**
+ * The scope's policy: its owner, description, limits with their use now (from the compliance
+ * report, once read) and rules for streams; then the streams that break it.
+ */
+function PolicyFacts({
+  scope,
+  policy,
+  compliance,
+}: {
+  scope: string;
+  policy: ScopePolicy;
+  compliance?: ScopeCompliance;
+}) {
+  const exceeded = (rule: 'maxStreams' | 'maxActiveSegments') =>
+    compliance?.limitsExceeded.includes(rule);
   return (
     <>
       <dl class="facts" aria-label="Policy">
@@ -50,14 +114,34 @@ function PolicyFacts({ policy }: { policy: ScopePolicy }) {
             <dd>{policy.description}</dd>
           </>
         )}
-        {limits.map(([name, words]) => (
-          <Fragment key={name}>
-            <dt>{name}</dt>
-            <dd>{words}</dd>
-          </Fragment>
-        ))}
+        {policy.maxStreams !== undefined && (
+          <Limit
+            name="Streams"
+            limit={policy.maxStreams}
+            noun="stream"
+            used={compliance?.streams}
+            exceeded={exceeded('maxStreams')}
+          />
+        )}
+        {policy.maxActiveSegments !== undefined && (
+          <Limit
+            name="Active segments"
+            limit={policy.maxActiveSegments}
+            noun="active segment"
+            used={compliance?.activeSegments}
+            exceeded={exceeded('maxActiveSegments')}
+          />
+        )}
+        {policy.maxSegmentsPerStream !== undefined && (
+          <Limit
+            name="Segments per stream"
+            limit={policy.maxSegmentsPerStream}
+            noun="active segment"
+          />
+        )}
       </dl>
       <StreamRulesList policy={policy} label="Rules for streams" />
+      {compliance && <NonCompliant scope={scope} compliance={compliance} />}
     </>
   );
 }
@@ -70,11 +154,14 @@ export function PolicySection({
   scope,
   policy,
   etag,
+  compliance,
   onChanged,
 }: {
   scope: string;
   policy: ScopePolicy;
   etag?: string;
+  /** How the scope stands now against its policy (`GET .../policy/compliance`), once read. */
+  compliance?: ScopeCompliance;
   /** The policy changed here, or is known to have changed: read it again. */
   onChanged: () => void;
 }) {
@@ -83,7 +170,11 @@ export function PolicySection({
   const [saved, setSaved] = useState(false);
   return (
     <Section title="Policy" id="policy-heading">
-      {hasPolicy(policy) ? <PolicyFacts policy={policy} /> : <p>No policy: no limits or rules.</p>}
+      {hasPolicy(policy) ? (
+        <PolicyFacts scope={scope} policy={policy} compliance={compliance} />
+      ) : (
+        <p>No policy: no limits or rules.</p>
+      )}
       {may && !editing && (
         <div class="actions">
           <button

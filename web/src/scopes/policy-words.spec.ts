@@ -1,4 +1,13 @@
-import { alternatives, hasPolicy, limitUse, limitWords, streamRules } from './policy-words';
+import {
+  alternatives,
+  hasPolicy,
+  limitUse,
+  limitWords,
+  moreWords,
+  nonCompliantWords,
+  streamRules,
+  withRule,
+} from './policy-words';
 
 describe('hasPolicy', () => {
   it.each([
@@ -64,6 +73,24 @@ describe('streamRules', () => {
     );
     expect(streamRules({ requiredTags: ['owner:*', 'team:*'] }).requiredTags).toEqual(
       'Every stream needs a tag matching each of owner:*, team:*.',
+    );
+  });
+});
+
+describe('the words of compliance', () => {
+  it('counts the streams that break the policy, and those not listed', () => {
+    expect(nonCompliantWords(1)).toEqual('1 stream breaks the policy now');
+    expect(nonCompliantWords(1500)).toEqual('1,500 streams break the policy now');
+    expect(moreWords(105, 10)).toEqual('and 95 more');
+    expect(moreWords(3, 10)).toEqual('');
+  });
+});
+
+describe('withRule', () => {
+  it("follows a field's hint with its rule, when there is one", () => {
+    expect(withRule('One per line', undefined)).toEqual('One per line');
+    expect(withRule('One per line', 'Every stream needs a tag matching owner:*.')).toEqual(
+      'One per line. Every stream needs a tag matching owner:*.',
     );
   });
 });

@@ -71,3 +71,15 @@ export function streamRules(policy: ScopePolicy): StreamRules {
 export function withRule(hint: string, rule: string | undefined): string {
   return rule ? `${hint}. ${rule}` : hint;
 }
+
+/** How many streams break the policy now, in words: `1 stream breaks the policy now`. */
+export function nonCompliantWords(count: number): string {
+  return count === 1
+    ? '1 stream breaks the policy now'
+    : `${count.toLocaleString('en')} streams break the policy now`;
+}
+
+/** Those of them not listed, when the list shows only the first: `and 3 more`, or ``. */
+export function moreWords(count: number, shown: number): string {
+  return count > shown ? `and ${(count - shown).toLocaleString('en')} more` : '';
+}
