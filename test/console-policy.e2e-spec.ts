@@ -306,6 +306,42 @@ describe('Scope policies in the console (e2e, browser)', () => {
     );
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  it('shows a segment limit a scale breaks next to its parts, from the dry run', async () => {
+    const scope = await createScope();
+    await createStream(scope, {
+      streamName: 'clicks',
+      scalingPolicy: {
+        type: 'BY_RATE_IN_EVENTS_PER_SEC',
+        targetRate: 100,
+        scaleFactor: 2,
+        minSegments: 2,
+      },
+    });
+    const policy = { maxSegmentsPerStream: 3 };
+    expect((await api().put(`/v1/scopes/${scope}/policy`).send(policy)).status).toBe(200);
+    await page.goto(`${baseUrl}/console/scopes/${scope}/streams/clicks`);
+    await page.getByRole('heading', { level: 1, name: 'clicks', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Show as table' }).click();
+    const table = page.getByRole('table', { name: 'Segments', exact: true });
+    await table.getByRole('checkbox', { name: 'Select segment 0 to scale' }).check();
+    await page.getByRole('button', { name: 'Scale', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: /^Scale / });
+    const parts = dialog.getByRole('textbox', { name: 'Parts per segment' });
+    // Two parts make 3 segments, within the limit; three make 4, over it.
+    await dialog.getByRole('table', { name: 'Segments after the scale' }).waitFor();
+    await parts.fill('3');
+    await dialog.getByText('The scale would be refused.', { exact: false }).waitFor();
+    expect(await descriptionOf(parts)).toContain(
+      'The change would make 4 active segments of the stream, over the limit of 3.',
+    );
+    expect(await parts.getAttribute('aria-invalid')).toEqual('true');
+    expect(await dialog.getByRole('button', { name: 'Scale', exact: true }).isDisabled()).toBe(
+      true,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
 });
 
 /**
