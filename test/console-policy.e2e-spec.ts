@@ -70,12 +70,18 @@ describe('Scope policies in the console (e2e, browser)', () => {
   const facts = () => policySection().getByRole('definition');
   const factsText = async () => (await facts().allTextContents()).join(' | ');
 
-  it('shows a scope without a policy in one line, and no limits', async () => {
+  it('shows a scope without a policy in one line, then a policy set elsewhere', async () => {
     const scope = await createScope();
     await open(scope);
     await policySection().getByText('No policy: no limits or rules.').waitFor();
     expect(await facts().count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
+
+    // A policy set elsewhere is shown without a reload.
+    const policy = { owner: 'team-live', maxStreams: 9 };
+    expect((await api().put(`/v1/scopes/${scope}/policy`).send(policy)).status).toBe(200);
+    await policySection().getByText('team-live').waitFor();
+    await policySection().getByText('0 of 9 streams').waitFor();
   });
 
   it("shows a scope's policy: owner, description, limits and rules in words", async () => {
@@ -406,7 +412,7 @@ describe('Scope policies in the console, signed in (e2e, browser)', () => {
     async (user) => {
       await openAs(user);
       await policySection().getByText('team-signed').waitFor();
-      await policySection().getByText('7 streams at most').waitFor();
+      await policySection().getByText('0 of 7 streams').waitFor();
       expect(await page.getByRole('button', { name: 'Edit policy' }).count()).toBe(0);
       expect(await page.getByRole('form', { name: 'Edit policy' }).count()).toBe(0);
       expect(await seriousViolations(page)).toEqual([]);

@@ -116,7 +116,7 @@ export function PolicyEditForm({
           error={errors.streamNames}
           hint="Separated by commas or lines; * any characters, ? one character"
         />
-        <FieldGroup legend="Allowed scaling types (none ticked: any)">
+        <FieldGroup legend="Allowed scaling types (none ticked: any)" error={errors.scalingTypes}>
           {SCALING_TYPES.map((type) => (
             <CheckboxField
               key={type.value}
@@ -125,7 +125,6 @@ export function PolicyEditForm({
               onChecked={scaling(type.value)}
             />
           ))}
-          {errors.scalingTypes && <p class="field-error">{errors.scalingTypes}</p>}
         </FieldGroup>
         <CheckboxField
           label="Every stream must have a retention policy"
