@@ -117,6 +117,10 @@ export function answerError(response: Response, error: unknown): CliError {
   for (const c of Array.isArray(conflicts) ? conflicts : []) {
     details.push(c.message ? `${c.resource}: ${c.message}` : c.resource);
   }
+  // A policy's refusal: each rule broken, and of which resource when an apply changes several.
+  for (const v of problem.violations ?? []) {
+    details.push(`${v.resource ? `${v.resource}: ` : ''}${v.rule}: ${v.detail}`);
+  }
   return new CliError(message, exitCodeOf(response.status), details, problem.code);
 }
 
