@@ -9,6 +9,7 @@ import { SegmentLives1764500000000 } from './1764500000000-SegmentLives';
 import { ChangeEvents1764600000000 } from './1764600000000-ChangeEvents';
 import { AuditDenialCounts1764710000000 } from './1764710000000-AuditDenialCounts';
 import { ScopePolicies1764800000000 } from './1764800000000-ScopePolicies';
+import { LoadReports1764900000000 } from './1764900000000-LoadReports';
 
 /** Every migration, oldest first. A new migration is added here in the same commit. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   ChangeEvents1764600000000,
   AuditDenialCounts1764710000000,
   ScopePolicies1764800000000,
+  LoadReports1764900000000,
 ];

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { ApplyModule } from './apply/apply.module';
 import { AuditModule } from './audit/audit.module';
+import { AutoscaleModule } from './autoscale/autoscale.module';
 import { AuthModule } from './auth/auth.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -43,6 +44,7 @@ export class AppModule {
         ScopePoliciesModule,
         ScopeComplianceModule,
         StreamsModule,
+        AutoscaleModule,
         ReaderGroupsModule,
         DescribeModule,
         ApplyModule,

@@ -83,6 +83,26 @@ const CASES: Case[] = [
     status: 200,
   },
   {
+    name: 'reportLoad',
+    method: 'post',
+    path: '/v1/scopes/sales/streams/orders/load',
+    body: {
+      reports: [
+        {
+          segment: 0,
+          since: 0,
+          twoMinuteRate: 0,
+          fiveMinuteRate: 0,
+          tenMinuteRate: 0,
+          twentyMinuteRate: 0,
+        },
+      ],
+    },
+    denied: 'reader',
+    allowed: 'writer',
+    status: 200,
+  },
+  {
     name: 'createStream',
     method: 'post',
     path: '/v1/scopes/sales/streams',

@@ -16,6 +16,17 @@ export interface Changed<T> {
    * after a delete. Read only when the change is recorded.
    */
   shown?: () => Promise<Tagged<object>>;
+  /**
+   * Further changes of the same request, each with its own audit row and event, written after
+   * the first (the scales one report of load makes, say).
+   */
+  also?: Recorded[];
+}
+
+/** One change's audit row, and the resource after it as its GET answers it. */
+export interface Recorded {
+  audit: AuditEntry;
+  shown?: Tagged<object>;
 }
 
 /** The existing resource a change is made to. */
@@ -64,9 +75,9 @@ export class AuditedChanges {
     });
   }
 
-  private async recorded<T>(actor: Actor, { result, audit, shown }: Changed<T>): Promise<T> {
-    if (!audit) return result;
-    this.audit.changed(actor, audit, shown && (await shown()));
+  private async recorded<T>(actor: Actor, { result, audit, shown, also }: Changed<T>): Promise<T> {
+    if (audit) this.audit.changed(actor, audit, shown && (await shown()));
+    for (const change of also ?? []) this.audit.changed(actor, change.audit, change.shown);
     return result;
   }
 }

@@ -20,6 +20,7 @@ export const Operation = {
   updateStream: 'updateStream',
   getScalingEvents: 'getScalingEvents',
   scaleStream: 'scaleStream',
+  reportLoad: 'reportLoad',
   getSegments: 'getSegments',
   getSegment: 'getSegment',
   updateStreamState: 'updateStreamState',

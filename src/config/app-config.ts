@@ -534,6 +534,60 @@ export class AppConfig {
   AUDIT_RETENTION_DAYS = 365;
 
   /**
+   * Scaling by load (docs/extensions.md section 11): a segment reported on for no longer than
+   * this is left alone, whatever its rates (the reference's cooldown).
+   * @group Scaling by load
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(7 * 86_400_000)
+  AUTOSCALE_COOLDOWN_MS = 600_000;
+
+  /**
+   * After a segment is scaled up, or acted on when cold, scaling it the same way again is muted
+   * this long (the reference's mute).
+   * @group Scaling by load
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(7 * 86_400_000)
+  AUTOSCALE_MUTE_MS = 600_000;
+
+  /**
+   * How long a segment wanted down stays marked cold: a neighbour wanted down meanwhile merges
+   * with it.
+   * @group Scaling by load
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(7 * 86_400_000)
+  AUTOSCALE_COLD_MS = 600_000;
+
+  /**
+   * An active segment of a reported stream that is not reported for this long is taken as cold
+   * for good.
+   * @group Scaling by load
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(7 * 86_400_000)
+  AUTOSCALE_SILENCE_MS = 1_200_000;
+
+  /**
+   * How often one instance looks for silent segments.
+   * @group Scaling by load
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(86_400_000)
+  AUTOSCALE_SWEEP_MS = 60_000;
+
+  /**
    * How long a health result is reused: a storm of probes costs one database ping per moment;
    * 0 reuses nothing.
    * @group Health and shutdown

@@ -1,3 +1,5 @@
+import { SegmentLoadEntity } from '../autoscale/segment-load.entity';
+import { StreamLoadEntity } from '../autoscale/stream-load.entity';
 import { AuditEventEntity } from '../audit/audit-event.entity';
 import { ChangeEventEntity } from '../events/change-event.entity';
 import { ChangeFeedEntity } from '../events/change-feed.entity';
@@ -21,6 +23,8 @@ export const entities = [
   StreamEpochEntity,
   StreamSegmentEntity,
   SegmentNumberingEntity,
+  StreamLoadEntity,
+  SegmentLoadEntity,
   ReaderGroupEntity,
   ReaderGroupStreamEntity,
   ReaderGroupReaderEntity,

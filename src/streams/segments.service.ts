@@ -4,10 +4,10 @@ import { streamResource } from '../auth/resources';
 import { isInternalStreamName } from '../common/names';
 import { Operation } from '../common/operations';
 import type { TagCondition } from '../conditional/entity-tag';
-import { requireMatch, Tagged } from '../conditional/resource-version';
+import { requireMatch, ResourceVersion, Tagged } from '../conditional/resource-version';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { planScale, ScaleOutcome, ScaleRequest } from '../scaling/manual-scale';
+import { planScale, ScaleOutcome, ScaleRequest, ScaleStart } from '../scaling/manual-scale';
 import { nextEpochTime } from '../scaling/scaling-history';
 import { ScopesService } from '../scopes/scopes.service';
 import type { Stream } from './stream';
@@ -72,13 +72,7 @@ export class SegmentsService {
       );
       await this.holdToPolicy(stream, outcome, true);
       const { epoch, timestamp, sealedSegments, newSegments } = outcome;
-      const ranges = request.newRanges;
-      const first = await this.streams.scale(scope, name, epoch, timestamp, sealedSegments, ranges);
-      // Under the lock nothing else numbers this stream's segments: the plan's numbers are these.
-      if (first !== newSegments[0].number) {
-        throw new Error(`scale numbered from ${first}, planned from ${newSegments[0].number}`);
-      }
-      const revision = await this.streams.touch(scope, name);
+      const revision = await this.written(stream, outcome);
       return {
         result: Tagged.of(outcome, revision),
         // The change itself: every active segment would make a row of a large stream large.
@@ -91,6 +85,44 @@ export class SegmentsService {
         shown: () => Promise.resolve(Tagged.of(toStreamProperty(stream), revision)),
       };
     });
+  }
+
+  /**
+   * Writes a planned scale of a stream whose row the caller holds: the new epoch, the segments
+   * it seals and opens, and the stream's new version (its `ETag`). Every scale, by hand or by
+   * load, is written so.
+   */
+  async written(stream: Stream, outcome: ScaleOutcome): Promise<ResourceVersion> {
+    const { scopeName: scope, name } = stream;
+    const { epoch, timestamp, sealedSegments, newSegments } = outcome;
+    const first = await this.streams.scale(
+      scope,
+      name,
+      epoch,
+      timestamp,
+      sealedSegments,
+      newSegments,
+    );
+    // Under the lock nothing else numbers this stream's segments: the plan's numbers are these.
+    if (first !== newSegments[0].number) {
+      throw new Error(`scale numbered from ${first}, planned from ${newSegments[0].number}`);
+    }
+    return this.streams.touch(scope, name);
+  }
+
+  /**
+   * The stream's current epoch as a scale starts from it, and that epoch's time (the caller
+   * holds the stream's row, or reads one snapshot).
+   */
+  async scaleStart(stream: Stream): Promise<ScaleStart & { timestamp: number }> {
+    const base = await this.streams.scaleBase(stream.scopeName, stream.name);
+    return {
+      epoch: base.epoch,
+      timestamp: base.timestamp,
+      active: base.segments,
+      nextNumber: base.nextNumber,
+      minSegments: stream.configuration.scaling.minSegments,
+    };
   }
 
   /**
@@ -122,14 +154,24 @@ export class SegmentsService {
     request: ScaleRequest,
     condition: TagCondition | undefined,
   ): Promise<Tagged<ScaleOutcome>> {
+    return this.inSnapshot(scope, name, async (stream) => {
+      const outcome = await this.plan(stream, request, condition, () => Date.now());
+      await this.holdToPolicy(stream, outcome, false);
+      return Tagged.of(outcome, stream.revision);
+    });
+  }
+
+  /**
+   * Runs a dry run's `work` on a user stream read in one snapshot, locking nothing: 404 for a
+   * missing scope or stream, 400 for an internal stream, as the change itself answers.
+   */
+  inSnapshot<T>(scope: string, name: string, work: (stream: Stream) => Promise<T>): Promise<T> {
     return this.db.withTransaction({ isolationLevel: 'REPEATABLE READ' }, () =>
       this.scopes.within(scope, async () => {
         const stream = await this.streams.findOne(scope, name);
         if (!stream) throw new StreamNotFoundError(scope, name);
         if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
-        const outcome = await this.plan(stream, request, condition, () => Date.now());
-        await this.holdToPolicy(stream, outcome, false);
-        return Tagged.of(outcome, stream.revision);
+        return work(stream);
       }),
     );
   }
@@ -139,7 +181,7 @@ export class SegmentsService {
    * scope's active segments above their limits. `lock`: the policy's row, as every change that
    * it limits takes it; a dry run reads its snapshot alone.
    */
-  private holdToPolicy(stream: Stream, outcome: ScaleOutcome, lock: boolean): Promise<void> {
+  holdToPolicy(stream: Stream, outcome: ScaleOutcome, lock: boolean): Promise<void> {
     const after = outcome.segments.length;
     const before = after - outcome.newSegments.length + outcome.sealedSegments.length;
     const what = `Scaling stream ${stream.scopeName}/${stream.name}`;
@@ -162,14 +204,8 @@ export class SegmentsService {
   ): Promise<ScaleOutcome> {
     const { scopeName: scope, name } = stream;
     if (stream.state === 'SEALED') throw new StreamSealedError(scope, name, 'scaled');
-    const base = await this.streams.scaleBase(scope, name);
-    const start = {
-      epoch: base.epoch,
-      active: base.segments,
-      nextNumber: base.nextNumber,
-      minSegments: stream.configuration.scaling.minSegments,
-    };
-    const outcome = planScale(start, request, timeAfter(base.timestamp));
+    const start = await this.scaleStart(stream);
+    const outcome = planScale(start, request, timeAfter(start.timestamp));
     requireMatch(condition, `stream ${scope}/${name}`, stream.revision);
     return outcome;
   }

@@ -13,6 +13,6 @@ import { StreamsService } from './streams.service';
   imports: [ScopesModule, ScopePoliciesModule, AuditModule],
   controllers: [StreamsController, SegmentsController],
   providers: [StreamsService, SegmentsService, StreamsRepository, StreamPolicyChecks],
-  exports: [StreamsService],
+  exports: [StreamsService, SegmentsService],
 })
 export class StreamsModule {}

@@ -60,7 +60,13 @@ export const CONTRACT = {
   /** Ours: declarative apply (docs/extensions.md section 5). */
   applyOperationIds: ['applyDocument'],
   /** Ours: describing a stream, its segments and scaling it by hand (docs/extensions.md sections 4 and 7). */
-  streamExtensionOperationIds: ['describeStream', 'scaleStream', 'getSegments', 'getSegment'],
+  streamExtensionOperationIds: [
+    'describeStream',
+    'scaleStream',
+    'getSegments',
+    'getSegment',
+    'reportLoad',
+  ],
   /** Ours: the probe routes outside `/v1`. */
   probeOperationIds: ['ping', 'getLivez', 'getReadyz'],
   schemas: [

@@ -260,6 +260,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scopes/{scopeName}/streams/{streamName}/load": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reports of the stream's segments' rates, taken in their order by the reference's rules of
+         *     scaling by load: hot segments split, cold neighbours merge (extension). With `dryRun=true`,
+         *     answers what would happen and changes nothing.
+         */
+        post: operations["reportLoad"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scopes/{scopeName}/readergroups": {
         parameters: {
             query?: never;
@@ -1153,6 +1174,93 @@ export interface components {
             predecessors: number[];
             /** @description The segments that took over its keys when it was sealed, by number. */
             successors: number[];
+        };
+        LoadReport: {
+            /**
+             * Format: int32
+             * @description The number of the segment measured.
+             * @example 3
+             */
+            segment: number;
+            /**
+             * Format: int64
+             * @description When the reporter began measuring the segment (the start of its moving averages), ms since
+             *     1970; at most 60 s ahead of the service's clock.
+             * @example 1764000000000
+             */
+            since: number;
+            /**
+             * Format: double
+             * @description The segment's rate over the last two minutes, in the policy's unit.
+             * @example 620.5
+             */
+            twoMinuteRate: number;
+            /**
+             * Format: double
+             * @description Over the last five minutes.
+             * @example 300
+             */
+            fiveMinuteRate: number;
+            /**
+             * Format: double
+             * @description Over the last ten minutes.
+             * @example 150
+             */
+            tenMinuteRate: number;
+            /**
+             * Format: double
+             * @description Over the last twenty minutes.
+             * @example 80
+             */
+            twentyMinuteRate: number;
+        };
+        LoadReportRequest: {
+            /** @description 1 to 1,000 reports, a segment at most once; taken in this order. */
+            reports: components["schemas"]["LoadReport"][];
+        };
+        LoadResult: {
+            /**
+             * Format: int32
+             * @description The segment reported.
+             * @example 3
+             */
+            segment: number;
+            /**
+             * @example scaledUp
+             * @enum {string}
+             */
+            outcome: "scaledUp" | "scaledDown" | "markedCold" | "muted" | "none" | "ignored" | "refused";
+            /**
+             * @description Why nothing was scaled, for `none`, `ignored`, `markedCold` and `refused`.
+             * @enum {string}
+             */
+            reason?: "STREAM_SEALED" | "FIXED_POLICY" | "SEGMENT_NOT_ACTIVE" | "COOLING_DOWN" | "BELOW_THRESHOLD" | "AT_MIN_SEGMENTS" | "NO_COLD_NEIGHBOUR" | "POLICY_VIOLATION";
+            /**
+             * @description The direction a `muted` report wanted.
+             * @enum {string}
+             */
+            wanted?: "up" | "down";
+            /** @description The segments a scale sealed, by number. */
+            sealedSegments?: number[];
+            /** @description The segments a scale opened, by number. */
+            newSegments?: components["schemas"]["Segment"][];
+            /** @description The rules of the scope's policy a `refused` scale would break. */
+            violations?: components["schemas"]["ProblemPolicyViolation"][];
+            /**
+             * @description The rule that scaled, in words.
+             * @example two-minute rate 620.5 > 5 x 100: split into 3
+             */
+            because?: string;
+        };
+        LoadAnswer: {
+            /**
+             * Format: int32
+             * @description The stream's current epoch after every report.
+             * @example 4
+             */
+            epoch: number;
+            /** @description A result per report, in their order. */
+            results: components["schemas"]["LoadResult"][];
         };
         ReaderGroupsList: {
             readerGroups: {
@@ -5291,6 +5399,277 @@ export interface operations {
                      *       "code": "SCOPE_NOT_FOUND",
                      *       "detail": "Scope sales does not exist",
                      *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reportLoad: {
+        parameters: {
+            query?: {
+                /** @description `true`: answer what the operation would do, and change nothing. */
+                dryRun?: boolean;
+            };
+            header?: {
+                /**
+                 * @description Makes retries of this request safe (extension): the first request with a key is done and its answer kept for `IDEMPOTENCY_TTL_HOURS` (24 by default); a retry with the same key, account, path and body gets that answer again, marked `Idempotent-Replayed: true`, and changes nothing. Successes and client errors are kept (but 401, 403 and 429); server errors are not. 1 to 255 visible ASCII characters.
+                 * @example 5f0c2a4e-9d1b-4c7e-8a3f-2b6d1e0c9f7a
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                scopeName: string;
+                streamName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoadReportRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept answer of an earlier request with the same key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoadAnswer"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. Also a malformed `Idempotency-Key`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: a resource with that name already exists. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. With `Idempotency-Key`: a request with the same key is still running and did not end in time (`IDEMPOTENCY_KEY_IN_USE`); retry after `Retry-After` seconds. */
+            409: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-exists",
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "code": "SCOPE_EXISTS",
+                     *       "detail": "Scope sales already exists",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the configured limit (`MAX_BODY_BYTES`). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:payload-too-large",
+                     *       "title": "Payload too large",
+                     *       "status": 413,
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "detail": "The request body exceeds 1048576 bytes",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not UTF-8 JSON (`application/json` or `application/*+json`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unsupported-media-type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "detail": "The request body must be application/json",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The change breaks a rule of its scope's policy (`POLICY_VIOLATION`: `violations` lists every rule it breaks), or the `Idempotency-Key` was used before, by the same account, for another request (another path or body) (`IDEMPOTENCY_KEY_REUSED`); nothing was done. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:idempotency-key-reused",
+                     *       "title": "Unprocessable entity",
+                     *       "status": 422,
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "detail": "Idempotency-Key 5f0c2a was used for another request (another path or body)",
+                     *       "instance": "/v1/scopes",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
                      */

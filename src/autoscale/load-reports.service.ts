@@ -1,0 +1,231 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from '../audit/actor';
+import type { Recorded } from '../audit/audited-changes.service';
+import { streamResource } from '../auth/resources';
+import { Operation } from '../common/operations';
+import { AppConfig } from '../config/app-config';
+import { Tagged } from '../conditional/resource-version';
+import { PolicyViolationError } from '../policies/policy.errors';
+import { byStart } from '../scaling/key-ranges';
+import {
+  decide,
+  type LoadedStream,
+  type LoadReport,
+  type LoadSettings,
+  marksOf,
+  type ScaleDecision,
+  type SegmentMarks,
+} from '../scaling/load-rules';
+import { planScale, type ScaleOutcome, type ScaleStart } from '../scaling/manual-scale';
+import { nextEpochTime } from '../scaling/scaling-history';
+import { isRateType } from '../streams/scaling-policy';
+import { SegmentsService } from '../streams/segments.service';
+import type { Stream } from '../streams/stream';
+import { toStreamProperty } from '../streams/stream.mapper';
+import { StreamsService } from '../streams/streams.service';
+import type { LoadAnswer, LoadReason, LoadResult } from './load-result';
+import { SegmentLoadsRepository } from './segment-loads.repository';
+
+/** A stream as the reports of one request leave it, report after report. */
+interface Round {
+  stream: Stream;
+  start: ScaleStart & { timestamp: number };
+  /** The marks of its segments, stored and made by the reports so far. */
+  marks: Map<number, SegmentMarks>;
+  /** The segments reported (not ignored), which remember the report. */
+  reported: Set<number>;
+  sealed: number[];
+  /** The audit row and event of each scale made. */
+  scales: Recorded[];
+  now: number;
+  /** False for a dry run: nothing is written, and the policy's row is read, not locked. */
+  write: boolean;
+}
+
+/**
+ * Scaling by load (docs/extensions.md section 11): reports of segments' rates taken in their
+ * order under the stream's row lock, each seeing what the ones before it did, and acted on by
+ * the reference's rules (`scaling/load-rules.ts`). A scale is written as one by hand is, with an
+ * audit row and a change-feed event of its own; marks, mutes and last reports are rows of the
+ * database, so that any instance may take any report.
+ */
+@Injectable()
+export class LoadReportsService {
+  private readonly settings: LoadSettings;
+
+  constructor(
+    config: AppConfig,
+    private readonly segments: SegmentsService,
+    private readonly streams: StreamsService,
+    private readonly loads: SegmentLoadsRepository,
+  ) {
+    this.settings = {
+      cooldownMs: config.AUTOSCALE_COOLDOWN_MS,
+      muteMs: config.AUTOSCALE_MUTE_MS,
+      coldMs: config.AUTOSCALE_COLD_MS,
+    };
+  }
+
+  /** Takes the reports; a dry run answers the same on one snapshot and changes nothing. */
+  take(
+    actor: Actor,
+    scope: string,
+    name: string,
+    reports: LoadReport[],
+    dryRun: boolean,
+  ): Promise<LoadAnswer> {
+    if (dryRun) {
+      return this.segments.inSnapshot(scope, name, async (stream) => {
+        return (await this.run(stream, reports, false)).result;
+      });
+    }
+    return this.streams.changeUserStream(actor, scope, name, undefined, async (stream) => {
+      const answer = await this.run(stream, reports, true);
+      return { result: answer.result, also: answer.scales };
+    });
+  }
+
+  private async run(
+    stream: Stream,
+    reports: LoadReport[],
+    write: boolean,
+  ): Promise<{ result: LoadAnswer; scales: Recorded[] }> {
+    const start = await this.segments.scaleStart(stream);
+    const ignoredAll = (reason: LoadReason) => ({
+      result: {
+        epoch: start.epoch,
+        results: reports.map((r): LoadResult => ({
+          segment: r.segment,
+          outcome: 'ignored',
+          reason,
+        })),
+      },
+      scales: [],
+    });
+    if (stream.state === 'SEALED') return ignoredAll('STREAM_SEALED');
+    if (!isRateType(stream.configuration.scaling.type)) return ignoredAll('FIXED_POLICY');
+
+    const { scopeName: scope, name } = stream;
+    const round: Round = {
+      stream,
+      start: { ...start, active: byStart(start.active) },
+      marks: await this.loads.marksOf(scope, name),
+      reported: new Set(),
+      sealed: [],
+      scales: [],
+      now: Date.now(),
+      write,
+    };
+    const results: LoadResult[] = [];
+    for (const report of reports) results.push(await this.taken(round, report));
+    if (write && (round.reported.size > 0 || round.sealed.length > 0)) {
+      await this.loads.reported(scope, name, round.now, this.remembered(round), round.sealed);
+    }
+    return { result: { epoch: round.start.epoch, results }, scales: round.scales };
+  }
+
+  /** One report, on the stream as the reports before it left it. */
+  private async taken(round: Round, report: LoadReport): Promise<LoadResult> {
+    const { segment: number } = report;
+    const segment = round.start.active.find((s) => s.number === number);
+    if (!segment) return { segment: number, outcome: 'ignored', reason: 'SEGMENT_NOT_ACTIVE' };
+    round.reported.add(number);
+    const decision = decide(this.loaded(round), segment, report, round.now, this.settings);
+    switch (decision.outcome) {
+      case 'none':
+        return { segment: number, outcome: 'none', reason: decision.reason };
+      case 'muted':
+        return { segment: number, outcome: 'muted', wanted: decision.wanted };
+      case 'markedCold':
+        decision.marks.forEach((marks, n) => round.marks.set(n, marks));
+        return { segment: number, outcome: 'markedCold', reason: decision.reason };
+      default:
+        return this.scaled(round, report, decision);
+    }
+  }
+
+  /** A scale the rules decided, made unless the scope's policy refuses it. */
+  private async scaled(
+    round: Round,
+    report: LoadReport,
+    decision: ScaleDecision,
+  ): Promise<LoadResult> {
+    const { stream, start, now } = round;
+    const outcome = planScale(start, decision.scale, nextEpochTime(start.timestamp, now));
+    try {
+      await this.segments.holdToPolicy(stream, outcome, round.write);
+    } catch (error) {
+      if (!(error instanceof PolicyViolationError)) throw error;
+      return {
+        segment: report.segment,
+        outcome: 'refused',
+        reason: 'POLICY_VIOLATION',
+        violations: error.ruleViolations,
+      };
+    }
+    if (round.write) {
+      const revision = await this.segments.written(stream, outcome);
+      round.scales.push({
+        audit: {
+          operation: Operation.reportLoad,
+          resource: streamResource(stream.scopeName, stream.name),
+          after: auditOf(report, decision, outcome),
+        },
+        shown: Tagged.of(toStreamProperty(stream), revision),
+      });
+    }
+    decision.marks.forEach((marks, n) => round.marks.set(n, marks));
+    round.sealed.push(...outcome.sealedSegments);
+    round.start = {
+      ...start,
+      epoch: outcome.epoch,
+      timestamp: outcome.timestamp,
+      active: outcome.segments,
+      nextNumber: start.nextNumber + outcome.newSegments.length,
+    };
+    return {
+      segment: report.segment,
+      outcome: decision.outcome,
+      because: decision.because,
+      sealedSegments: outcome.sealedSegments,
+      newSegments: outcome.newSegments,
+    };
+  }
+
+  private loaded(round: Round): LoadedStream {
+    const { scaling } = round.stream.configuration;
+    return {
+      active: round.start.active,
+      marks: round.marks,
+      minSegments: scaling.minSegments,
+      targetRate: scaling.targetRate!,
+      scaleFactor: scaling.scaleFactor!,
+    };
+  }
+
+  /** The marks to store: of each reported segment still active, and of each marked one. */
+  private remembered(round: Round): Map<number, SegmentMarks> {
+    const kept = new Map<number, SegmentMarks>();
+    for (const segment of round.start.active) {
+      if (round.reported.has(segment.number)) {
+        kept.set(segment.number, marksOf(segment, round.marks.get(segment.number)));
+      }
+    }
+    return kept;
+  }
+}
+
+/** The audit row of a scale by load: the report, the rule, and what was sealed and opened. */
+function auditOf(report: LoadReport, decision: ScaleDecision, outcome: ScaleOutcome): object {
+  const { segment, twoMinuteRate, fiveMinuteRate, tenMinuteRate, twentyMinuteRate } = report;
+  return {
+    segment,
+    direction: decision.outcome === 'scaledUp' ? 'up' : 'down',
+    rates: { twoMinuteRate, fiveMinuteRate, tenMinuteRate, twentyMinuteRate },
+    because: decision.because,
+    epoch: outcome.epoch,
+    timestamp: outcome.timestamp,
+    sealedSegments: outcome.sealedSegments,
+    newSegments: outcome.newSegments,
+  };
+}

@@ -1,0 +1,42 @@
+import type { RuleViolation } from '../common/domain-error';
+import type { Segment } from '../scaling/manual-scale';
+
+/** What a report did to its segment (docs/extensions.md section 11). */
+export const LOAD_OUTCOMES = [
+  'scaledUp',
+  'scaledDown',
+  'markedCold',
+  'muted',
+  'none',
+  'ignored',
+  'refused',
+] as const;
+export type LoadOutcome = (typeof LOAD_OUTCOMES)[number];
+
+export const LOAD_REASONS = [
+  'STREAM_SEALED',
+  'FIXED_POLICY',
+  'SEGMENT_NOT_ACTIVE',
+  'COOLING_DOWN',
+  'BELOW_THRESHOLD',
+  'AT_MIN_SEGMENTS',
+  'NO_COLD_NEIGHBOUR',
+  'POLICY_VIOLATION',
+] as const;
+export type LoadReason = (typeof LOAD_REASONS)[number];
+
+export interface LoadResult {
+  segment: number;
+  outcome: LoadOutcome;
+  reason?: LoadReason;
+  wanted?: 'up' | 'down';
+  because?: string;
+  sealedSegments?: number[];
+  newSegments?: Segment[];
+  violations?: RuleViolation[];
+}
+
+export interface LoadAnswer {
+  epoch: number;
+  results: LoadResult[];
+}
