@@ -1,3 +1,5 @@
+import { Client } from 'pg';
+import { SilenceSweep, SWEEP_LOCK } from '../src/autoscale/silence-sweep.service';
 import { createScope, PROBLEM_HEADERS } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -285,5 +287,96 @@ describe('Scaling by load: mutes (e2e)', () => {
       .send({ reports: [hot(0)] })
       .expect(200);
     expect((res.body as Answer).results).toEqual([{ segment: 0, outcome: 'muted', wanted: 'up' }]);
+  });
+});
+
+describe('Scaling by load: silence (e2e)', () => {
+  let t: TestApp;
+  let sweep: SilenceSweep;
+
+  beforeAll(async () => {
+    // The sweep is run by the test, not by its timer, at a silence of one second.
+    t = await startTestApp({
+      AUTOSCALE_MUTE_MS: '0',
+      AUTOSCALE_SILENCE_MS: '1000',
+      AUTOSCALE_SWEEP_MS: '86400000',
+    });
+    sweep = t.app.get(SilenceSweep);
+  });
+  afterAll(() => t.close());
+
+  const segmentsOf = async (scope: string, name: string): Promise<number[]> =>
+    (
+      (await t.http.get(`/v1/scopes/${scope}/streams/${name}/segments`).expect(200)).body as {
+        segments: { number: number }[];
+      }
+    ).segments.map((s) => s.number);
+
+  it('merges the segments of a reported stream that no report names, one sweep at a time, as system:autoscale', async () => {
+    const scope = await createScope(t.http, 'silent');
+    const create = (name: string) =>
+      t.http
+        .post(`/v1/scopes/${scope}/streams`)
+        .send({
+          streamName: name,
+          scalingPolicy: { ...RATE_POLICY, minSegments: 1, scaleFactor: 3 },
+        })
+        .expect(201);
+    await create('reported');
+    await create('never');
+    // Three segments each; one report (below every threshold) makes `reported` a reported stream.
+    for (const name of ['reported', 'never']) {
+      await t.http
+        .post(`/v1/scopes/${scope}/streams/${name}/scale`)
+        .send({
+          sealedSegments: [0],
+          newRanges: [
+            { keyStart: 0, keyEnd: 0.5 },
+            { keyStart: 0.5, keyEnd: 0.75 },
+            { keyStart: 0.75, keyEnd: 1 },
+          ],
+        })
+        .expect(200);
+    }
+    await t.http
+      .post(`/v1/scopes/${scope}/streams/reported/load`)
+      .send({ reports: [{ ...cold(1), twentyMinuteRate: 60 }] })
+      .expect(200);
+
+    // Not silent yet: nothing happens.
+    expect(await sweep.sweep()).toBe(true);
+    expect(await segmentsOf(scope, 'reported')).toEqual([1, 2, 3]);
+
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // Held by another sweep (here the test's own session), the lock makes this one skip its turn.
+    const holder = new Client({ connectionString: t.url });
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock($1)', [SWEEP_LOCK]);
+      expect(await sweep.sweep()).toBe(false);
+      expect(await segmentsOf(scope, 'reported')).toEqual([1, 2, 3]);
+    } finally {
+      await holder.end();
+    }
+
+    // 1 is marked cold; 2 merges with it; 3 has no cold neighbour (the new 4 is not marked).
+    expect(await sweep.sweep()).toBe(true);
+    expect(await segmentsOf(scope, 'reported')).toEqual([4, 3]);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await sweep.sweep()).toBe(true);
+    expect(await segmentsOf(scope, 'reported')).toEqual([5]);
+    // A stream never reported is never scaled by silence.
+    expect(await segmentsOf(scope, 'never')).toEqual([1, 2, 3]);
+
+    const rows = await t.sql<{ principal: string; after: { because: string; direction: string } }>(
+      `SELECT principal, after FROM audit_events WHERE resource = $1 AND operation = 'reportLoad'
+        ORDER BY id`,
+      [`prn::/scope:${scope}/stream:reported`],
+    );
+    expect(rows.map((r) => [r.principal, r.after.direction])).toEqual([
+      ['system:autoscale', 'down'],
+      ['system:autoscale', 'down'],
+    ]);
+    expect(rows[0].after.because).toBe('no report for more than 1 s: 2 cold segments merged');
   });
 });

@@ -203,6 +203,41 @@ describe('Metrics (e2e)', () => {
     expect(await eventually(async () => (await feedSamples()).openStreams, 0)).toBe(0);
   });
 
+  it('counts what reports of load did, by outcome, and not what a dry run would do', async () => {
+    const outcome = async (name: string) =>
+      valueOf(await scrape(), 'tributary_autoscale_outcomes_total', { outcome: name }) ?? 0;
+    const scope = await createScope(t.http);
+    await t.http
+      .post(`/v1/scopes/${scope}/streams`)
+      .send({
+        streamName: 'loaded',
+        scalingPolicy: {
+          type: 'BY_RATE_IN_EVENTS_PER_SEC',
+          targetRate: 10,
+          scaleFactor: 2,
+          minSegments: 1,
+        },
+      })
+      .expect(201);
+    const report = (segment: number, since: number) => ({
+      segment,
+      since,
+      twoMinuteRate: 1,
+      fiveMinuteRate: 1,
+      tenMinuteRate: 1,
+      twentyMinuteRate: 1,
+    });
+    const before = { none: await outcome('none'), ignored: await outcome('ignored') };
+    const body = { reports: [report(0, Date.now()), report(9, Date.now())] };
+    const path = `/v1/scopes/${scope}/streams/loaded/load`;
+    await t.http.post(`${path}?dryRun=true`).send(body).expect(200);
+    await t.http.post(path).send(body).expect(200);
+    expect({ none: await outcome('none'), ignored: await outcome('ignored') }).toEqual({
+      none: before.none + 1,
+      ignored: before.ignored + 1,
+    });
+  });
+
   it('reports the readiness and the database reachability that /readyz sees', async () => {
     await t.http.get('/readyz').expect(200);
     const samples = await scrape();

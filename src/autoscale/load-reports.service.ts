@@ -5,9 +5,11 @@ import { streamResource } from '../auth/resources';
 import { Operation } from '../common/operations';
 import { AppConfig } from '../config/app-config';
 import { Tagged } from '../conditional/resource-version';
+import { MetricsService } from '../metrics/metrics.service';
 import { PolicyViolationError } from '../policies/policy.errors';
 import { byStart } from '../scaling/key-ranges';
 import {
+  coldDecision,
   decide,
   type LoadedStream,
   type LoadReport,
@@ -23,8 +25,16 @@ import { SegmentsService } from '../streams/segments.service';
 import type { Stream } from '../streams/stream';
 import { toStreamProperty } from '../streams/stream.mapper';
 import { StreamsService } from '../streams/streams.service';
-import type { LoadAnswer, LoadReason, LoadResult } from './load-result';
+import type { LoadAnswer, LoadOutcome, LoadReason, LoadResult } from './load-result';
 import { SegmentLoadsRepository } from './segment-loads.repository';
+
+/** Who a scale by silence is audited as. */
+const SWEEPER: Actor = {
+  principal: 'system:autoscale',
+  clientAddress: null,
+  userAgent: null,
+  requestId: null,
+};
 
 /** A stream as the reports of one request leave it, report after report. */
 interface Round {
@@ -58,6 +68,7 @@ export class LoadReportsService {
     private readonly segments: SegmentsService,
     private readonly streams: StreamsService,
     private readonly loads: SegmentLoadsRepository,
+    private readonly metrics: MetricsService,
   ) {
     this.settings = {
       cooldownMs: config.AUTOSCALE_COOLDOWN_MS,
@@ -67,7 +78,7 @@ export class LoadReportsService {
   }
 
   /** Takes the reports; a dry run answers the same on one snapshot and changes nothing. */
-  take(
+  async take(
     actor: Actor,
     scope: string,
     name: string,
@@ -79,10 +90,18 @@ export class LoadReportsService {
         return (await this.run(stream, reports, false)).result;
       });
     }
-    return this.streams.changeUserStream(actor, scope, name, undefined, async (stream) => {
-      const answer = await this.run(stream, reports, true);
-      return { result: answer.result, also: answer.scales };
-    });
+    const answer = await this.streams.changeUserStream(
+      actor,
+      scope,
+      name,
+      undefined,
+      async (stream) => {
+        const taken = await this.run(stream, reports, true);
+        return { result: taken.result, also: taken.scales };
+      },
+    );
+    this.metrics.loadOutcomes(answer.results.map((r) => r.outcome));
+    return answer;
   }
 
   private async run(
@@ -106,16 +125,7 @@ export class LoadReportsService {
     if (!isRateType(stream.configuration.scaling.type)) return ignoredAll('FIXED_POLICY');
 
     const { scopeName: scope, name } = stream;
-    const round: Round = {
-      stream,
-      start: { ...start, active: byStart(start.active) },
-      marks: await this.loads.marksOf(scope, name),
-      reported: new Set(),
-      sealed: [],
-      scales: [],
-      now: Date.now(),
-      write,
-    };
+    const round = await this.roundOf(stream, start, Date.now(), write);
     const results: LoadResult[] = [];
     for (const report of reports) results.push(await this.taken(round, report));
     if (write && (round.reported.size > 0 || round.sealed.length > 0)) {
@@ -140,15 +150,67 @@ export class LoadReportsService {
         decision.marks.forEach((marks, n) => round.marks.set(n, marks));
         return { segment: number, outcome: 'markedCold', reason: decision.reason };
       default:
-        return this.scaled(round, report, decision);
+        return this.scaled(round, number, decision, report);
     }
+  }
+
+  /**
+   * Scales by silence the silent segments of a stream (the sweep's): each is taken as cold,
+   * and the down rule runs for it without mutes, under the stream's row lock, where its silence
+   * is read again. Audited as the principal `system:autoscale`.
+   */
+  silence(scope: string, name: string, now: number, silenceMs: number): Promise<void> {
+    return this.streams.changeUserStream(SWEEPER, scope, name, undefined, async (stream) => {
+      const [found] = await this.loads.silent(now, silenceMs, 1, { scope, stream: name });
+      const scaling = stream.configuration.scaling;
+      if (!found || stream.state === 'SEALED' || !isRateType(scaling.type))
+        return { result: undefined };
+      const round = await this.roundOf(stream, await this.segments.scaleStart(stream), now, true);
+      const because = `no report for more than ${silenceMs / 1000} s`;
+      const outcomes: LoadOutcome[] = [];
+      for (const number of found.segments) {
+        // A segment an earlier one merged with is no longer active.
+        const segment = round.start.active.find((s) => s.number === number);
+        if (!segment) continue;
+        round.reported.add(number);
+        const decision = coldDecision(this.loaded(round), segment, now, this.settings, because);
+        if (decision.outcome === 'markedCold') {
+          decision.marks.forEach((marks, n) => round.marks.set(n, marks));
+          outcomes.push(decision.outcome);
+        } else if (decision.outcome === 'scaledDown') {
+          outcomes.push((await this.scaled(round, number, decision)).outcome);
+        }
+      }
+      await this.loads.swept(scope, name, this.remembered(round), round.sealed);
+      this.metrics.loadOutcomes(outcomes);
+      return { result: undefined, also: round.scales };
+    });
+  }
+
+  private async roundOf(
+    stream: Stream,
+    start: ScaleStart & { timestamp: number },
+    now: number,
+    write: boolean,
+  ): Promise<Round> {
+    return {
+      stream,
+      start: { ...start, active: byStart(start.active) },
+      marks: await this.loads.marksOf(stream.scopeName, stream.name),
+      reported: new Set(),
+      sealed: [],
+      scales: [],
+      now,
+      write,
+    };
   }
 
   /** A scale the rules decided, made unless the scope's policy refuses it. */
   private async scaled(
     round: Round,
-    report: LoadReport,
+    segmentNumber: number,
     decision: ScaleDecision,
+    report?: LoadReport,
   ): Promise<LoadResult> {
     const { stream, start, now } = round;
     const outcome = planScale(start, decision.scale, nextEpochTime(start.timestamp, now));
@@ -157,7 +219,7 @@ export class LoadReportsService {
     } catch (error) {
       if (!(error instanceof PolicyViolationError)) throw error;
       return {
-        segment: report.segment,
+        segment: segmentNumber,
         outcome: 'refused',
         reason: 'POLICY_VIOLATION',
         violations: error.ruleViolations,
@@ -169,7 +231,7 @@ export class LoadReportsService {
         audit: {
           operation: Operation.reportLoad,
           resource: streamResource(stream.scopeName, stream.name),
-          after: auditOf(report, decision, outcome),
+          after: auditOf(segmentNumber, decision, outcome, report),
         },
         shown: Tagged.of(toStreamProperty(stream), revision),
       });
@@ -184,7 +246,7 @@ export class LoadReportsService {
       nextNumber: start.nextNumber + outcome.newSegments.length,
     };
     return {
-      segment: report.segment,
+      segment: segmentNumber,
       outcome: decision.outcome,
       because: decision.because,
       sealedSegments: outcome.sealedSegments,
@@ -215,13 +277,27 @@ export class LoadReportsService {
   }
 }
 
-/** The audit row of a scale by load: the report, the rule, and what was sealed and opened. */
-function auditOf(report: LoadReport, decision: ScaleDecision, outcome: ScaleOutcome): object {
-  const { segment, twoMinuteRate, fiveMinuteRate, tenMinuteRate, twentyMinuteRate } = report;
+/**
+ * The audit row of a scale by load: the segment, the rule in words, what was sealed and opened,
+ * and the rates of the report (none for a scale by silence).
+ */
+function auditOf(
+  segment: number,
+  decision: ScaleDecision,
+  outcome: ScaleOutcome,
+  report?: LoadReport,
+): object {
   return {
     segment,
     direction: decision.outcome === 'scaledUp' ? 'up' : 'down',
-    rates: { twoMinuteRate, fiveMinuteRate, tenMinuteRate, twentyMinuteRate },
+    ...(report && {
+      rates: {
+        twoMinuteRate: report.twoMinuteRate,
+        fiveMinuteRate: report.fiveMinuteRate,
+        tenMinuteRate: report.tenMinuteRate,
+        twentyMinuteRate: report.twentyMinuteRate,
+      },
+    }),
     because: decision.because,
     epoch: outcome.epoch,
     timestamp: outcome.timestamp,

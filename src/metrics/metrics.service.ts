@@ -77,6 +77,13 @@ export class MetricsService implements OnModuleDestroy {
     registers: [this.registry],
   });
 
+  private readonly autoscaleOutcomes = new Counter({
+    name: 'tributary_autoscale_outcomes_total',
+    help: 'Reports of load taken, and segments swept for silence, by what they did to their segment',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   /** Whether anything is collected: with METRICS_ENABLED off, nothing scrapes the registry. */
   private readonly enabled: boolean;
 
@@ -142,6 +149,11 @@ export class MetricsService implements OnModuleDestroy {
   /** A request refused with 401 or 403. */
   authFailed(reason: AuthFailureReason): void {
     this.authFailures.inc({ reason });
+  }
+
+  /** What reports of load (or a sweep of silence) did, one outcome each; dry runs are not told. */
+  loadOutcomes(outcomes: readonly string[]): void {
+    for (const outcome of outcomes) this.autoscaleOutcomes.inc({ outcome });
   }
 
   /** A request refused with 429. */

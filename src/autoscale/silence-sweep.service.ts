@@ -1,0 +1,78 @@
+import { Propagation } from '@nestjs-cls/transactional';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import type { Db } from '../database/transaction-host';
+import { InjectDb } from '../database/transaction-host';
+import { LoadReportsService } from './load-reports.service';
+import { SegmentLoadsRepository } from './segment-loads.repository';
+
+/** Any constant shared by every instance; it names the lock that one sweep at a time holds. */
+export const SWEEP_LOCK = 7_404_100_002;
+
+/** The most streams one sweep scales; the rest wait for the next. */
+const STREAMS_PER_SWEEP = 100;
+
+/**
+ * The silence of scaling by load (docs/extensions.md section 11): every AUTOSCALE_SWEEP_MS, one
+ * instance at a time finds the active segments of reported streams that no report has named for
+ * AUTOSCALE_SILENCE_MS, and runs the down rule for each as for a cold one, without mutes. One
+ * at a time: the sweep holds a transaction-level advisory lock while it works, which a
+ * transaction pooler keeps on one server connection (a session-level lock it would not); the
+ * other instances' sweeps find it taken and skip their turn. Each stream is scaled in a
+ * transaction of its own under its row lock, where its silence is read again.
+ */
+@Injectable()
+export class SilenceSweep implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('ScalingByLoad');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(
+    @InjectDb() private readonly db: Db,
+    private readonly config: AppConfig,
+    private readonly loads: SegmentLoadsRepository,
+    private readonly reports: LoadReportsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.sweep()
+        .catch((error: unknown) =>
+          this.logger.warn(`the sweep of silence failed: ${String(error)}`),
+        )
+        .finally(() => (this.running = undefined));
+    }, this.config.AUTOSCALE_SWEEP_MS).unref();
+  }
+
+  /** Stops the timer and lets a sweep in progress finish (before the pool closes). */
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One sweep; false when another instance's holds the lock. */
+  sweep(): Promise<boolean> {
+    return this.db.withTransaction(Propagation.RequiresNew, async () => {
+      // The lock's transaction waits while the streams' own transactions scale them.
+      await this.loads.holdIdle();
+      if (!(await this.loads.tryLock(SWEEP_LOCK))) return false;
+      const now = Date.now();
+      const silent = await this.loads.silent(
+        now,
+        this.config.AUTOSCALE_SILENCE_MS,
+        STREAMS_PER_SWEEP,
+      );
+      for (const { scope, stream } of silent) {
+        await this.db
+          .withTransaction(Propagation.RequiresNew, () =>
+            this.reports.silence(scope, stream, now, this.config.AUTOSCALE_SILENCE_MS),
+          )
+          .catch((error: unknown) =>
+            this.logger.warn(`scaling ${scope}/${stream} by silence failed: ${String(error)}`),
+          );
+      }
+      return true;
+    });
+  }
+}
