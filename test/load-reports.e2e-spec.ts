@@ -352,7 +352,9 @@ describe('Scaling by load: silence (e2e)', () => {
     const holder = new Client({ connectionString: t.url });
     await holder.connect();
     try {
-      await holder.query('SELECT pg_advisory_lock($1)', [SWEEP_LOCK]);
+      // In a transaction, as a sweep holds it: a pooler keeps the transaction on its connection.
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [SWEEP_LOCK]);
       expect(await sweep.sweep()).toBe(false);
       expect(await segmentsOf(scope, 'reported')).toEqual([1, 2, 3]);
     } finally {

@@ -1,5 +1,7 @@
 import { Client } from 'pg';
+import { SWEEP_LOCK } from '../src/autoscale/silence-sweep.service';
 import { ApiClient } from './support/api-client';
+import { eventually } from './support/eventually';
 import { brokenInvariants } from './support/invariants';
 import { ServiceProcess } from './support/service-process';
 import { createTestDatabase } from './support/test-database';
@@ -27,7 +29,12 @@ describe('Two instances on one database (e2e)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    services = await ServiceProcess.instances(database.url);
+    services = await ServiceProcess.instances(database.url, 2, {
+      // Scaling by load without mutes (a segment just opened may scale), and quick silence.
+      AUTOSCALE_MUTE_MS: '0',
+      AUTOSCALE_SILENCE_MS: '1000',
+      AUTOSCALE_SWEEP_MS: '200',
+    });
     [a, b] = services.map((service) => new ApiClient(service.baseUrl));
     sql = new Client({ connectionString: database.url });
     await sql.connect();
@@ -249,4 +256,102 @@ describe('Two instances on one database (e2e)', () => {
     );
     expect(active.rows[0].n).toBe(8);
   });
+
+  it('makes one scale of reports for the same segment that two instances take at once', async () => {
+    const scope = 'loaded-race';
+    await a.call('POST', '/v1/scopes', { scopeName: scope });
+    const streams = Array.from({ length: ROUNDS }, (_, i) => `s${i}`);
+    for (const name of streams) {
+      await a.call('POST', `/v1/scopes/${scope}/streams`, {
+        streamName: name,
+        scalingPolicy: RATE_POLICY,
+      });
+    }
+    const hot = { reports: [{ ...report(0, 30), twoMinuteRate: 620 }] };
+    const answers = await Promise.all(
+      streams.flatMap((name) =>
+        Array.from({ length: 4 }, (_, i) =>
+          either(i).call('POST', `/v1/scopes/${scope}/streams/${name}/load`, hot),
+        ),
+      ),
+    );
+    raced += answers.length;
+    const outcomes = answers.map((r) => {
+      expect(r.status).toBe(200);
+      return (r.body as { results: { outcome: string }[] }).results[0].outcome;
+    });
+    // Per stream: one split; the others find its segment sealed.
+    expect(outcomes.filter((o) => o === 'scaledUp')).toHaveLength(streams.length);
+    expect(outcomes.filter((o) => o === 'ignored')).toHaveLength(3 * streams.length);
+    const audited = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_events WHERE operation = 'reportLoad'
+          AND resource LIKE $1`,
+      [`prn::/scope:${scope}/%`],
+    );
+    expect(audited.rows[0].n).toBe(streams.length);
+  });
+
+  it('sweeps silence on one instance at a time: none while another holds the lock', async () => {
+    const scope = 'silent-sweep';
+    await a.call('POST', '/v1/scopes', { scopeName: scope });
+    await a.call('POST', `/v1/scopes/${scope}/streams`, {
+      streamName: 'quiet',
+      scalingPolicy: { ...RATE_POLICY, minSegments: 4 },
+    });
+    await a.call('PUT', `/v1/scopes/${scope}/streams/quiet`, {
+      scalingPolicy: { ...RATE_POLICY, minSegments: 1 },
+    });
+    const activeCount = async () =>
+      (
+        await sql.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM stream_segments
+            WHERE scope_name = $1 AND stream_name = 'quiet' AND sealed_in IS NULL`,
+          [scope],
+        )
+      ).rows[0].n;
+    const holder = new Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      // In a transaction, as a sweep holds it: a pooler keeps the transaction on its connection.
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [SWEEP_LOCK]);
+      // A report below every threshold makes the stream one the sweeps watch.
+      const taken = await b.call('POST', `/v1/scopes/${scope}/streams/quiet/load`, {
+        reports: [report(0, 30)],
+      });
+      expect(taken.status).toBe(200);
+      // Silent for a second and more, swept every 200 ms by both: held, none scales.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(await activeCount()).toBe(4);
+    } finally {
+      await holder.end();
+    }
+    expect(await eventually(activeCount, 1, { attempts: 100 })).toBe(1);
+    const rows = await sql.query<{ principal: string; sealed: number[] }>(
+      `SELECT principal, after->'sealedSegments' AS sealed FROM audit_events
+        WHERE operation = 'reportLoad' AND resource = $1 ORDER BY id`,
+      [`prn::/scope:${scope}/stream:quiet`],
+    );
+    expect(rows.rows.every((r) => r.principal === 'system:autoscale')).toBe(true);
+    // Each segment sealed once: no two sweeps scaled the same segments.
+    const sealed = rows.rows.flatMap((r) => r.sealed);
+    expect(new Set(sealed).size).toBe(sealed.length);
+  });
+});
+
+const RATE_POLICY = {
+  type: 'BY_RATE_IN_EVENTS_PER_SEC',
+  targetRate: 100,
+  scaleFactor: 2,
+  minSegments: 1,
+};
+
+/** A report of `segment` measured for `minutes`, below every threshold. */
+const report = (segment: number, minutes: number) => ({
+  segment,
+  since: Date.now() - minutes * 60_000,
+  twoMinuteRate: 60,
+  fiveMinuteRate: 60,
+  tenMinuteRate: 60,
+  twentyMinuteRate: 60,
 });

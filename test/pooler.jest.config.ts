@@ -3,8 +3,8 @@ import { e2eVariant } from './e2e-variant.jest';
 /**
  * `npm run test:pooler`: the tests whose promise depends on how the service reaches PostgreSQL,
  * run through PgBouncer in transaction mode (test/setup/pooler-global-setup.ts): start-up and
- * migrations by several instances at once, the time limits of statements and transactions, and
- * the contract's operations, races and streamed lists. It needs `pgbouncer` installed; `npm
+ * migrations by several instances at once, the time limits of statements and transactions, the
+ * contract's operations, races and streamed lists, and the sweep of silence's advisory lock. It needs `pgbouncer` installed; `npm
  * test` does not.
  */
 const POOLED_TESTS = [
@@ -16,6 +16,7 @@ const POOLED_TESTS = [
   'reader-groups.e2e-spec.ts',
   'streamed-lists.e2e-spec.ts',
   'multi-instance.e2e-spec.ts',
+  'load-reports.e2e-spec.ts',
 ];
 
 export default e2eVariant('pooler', {

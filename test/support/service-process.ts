@@ -58,10 +58,14 @@ export class ServiceProcess {
    * `count` instances on one database, each on a free port, started at once (the migrations
    * run under an advisory lock, once) and answering.
    */
-  static async instances(databaseUrl: string, count = 2): Promise<ServiceProcess[]> {
+  static async instances(
+    databaseUrl: string,
+    count = 2,
+    env: NodeJS.ProcessEnv = {},
+  ): Promise<ServiceProcess[]> {
     const services = await Promise.all(
       Array.from({ length: count }, async () =>
-        ServiceProcess.start({ PORT: String(await freePort()), DATABASE_URL: databaseUrl }),
+        ServiceProcess.start({ ...env, PORT: String(await freePort()), DATABASE_URL: databaseUrl }),
       ),
     );
     await Promise.all(services.map((service) => service.ready()));
