@@ -382,7 +382,7 @@ describe('makePlan (examples)', () => {
 });
 
 describe('makePlan: scope policies (examples)', () => {
-  const scoped = (policy?: ScopePolicy | null, prune = false): ApplyDocument => ({
+  const scoped = (policy?: ScopePolicy, prune = false): ApplyDocument => ({
     scopes: [{ scopeName: 'sales', policy }],
     prune,
   });
@@ -435,7 +435,6 @@ describe('makePlan: scope policies (examples)', () => {
   it('leaves the stored policy alone when the document sets none, prune or not', () => {
     const stored = withPolicy({ maxStreams: 3 });
     expect(policyChange(scoped(undefined, true), stored)).toEqual([]);
-    expect(policyChange(scoped(null, true), stored)).toEqual([]);
   });
 
   it("covers the stored policy's version in planVersion, set by the document or not", () => {
