@@ -24,6 +24,7 @@ function fieldLine(diff: FieldDiff): string {
 
 function changeLines(change: Change): string[] {
   const paint = COLOUR[change.action];
+  // `scopePolicy`, the longest kind, sets the column's width.
   const head = paint(
     `  ${MARK[change.action]} ${change.action.padEnd(9)} ${change.kind.padEnd(11)} ${change.resource}`,
   );
@@ -46,5 +47,8 @@ export function formatPlan(answer: ApplyAnswer): string {
   );
   for (const c of answer.conflicts ?? [])
     lines.push(pc.red(`Conflict: ${c.resource}: ${c.message}`));
+  // A dry run's: the apply itself would be refused (422) until the document complies.
+  for (const v of answer.violations ?? [])
+    lines.push(pc.red(`Policy violation: ${v.resource ?? ''}: ${v.rule}: ${v.detail}`));
   return lines.join('\n');
 }

@@ -8,6 +8,8 @@ export interface ProblemFacts {
   conflicts?: { resource: string; message: string }[];
   /** A 403's missing permissions, each on its resource. */
   missing?: { permission: string; resource: string }[];
+  /** A 422's broken rules of scopes' policies. */
+  violations?: { rule: string; detail: string; resource?: string }[];
 }
 
 /** Status 0: the request never got an answer (the service is down or the network is). */

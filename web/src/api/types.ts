@@ -33,3 +33,4 @@ export type SegmentDetail = Schemas['SegmentDetail'];
 export type Identity = Schemas['Identity'];
 export type AccessExplanation = Schemas['AccessExplanation'];
 export type MissingPermission = Schemas['ProblemMissingPermission'];
+export type PolicyViolation = Schemas['ProblemPolicyViolation'];
