@@ -56,6 +56,7 @@ import {
   RequestSpec,
 } from './support/load';
 import { summarizeProfiles } from './support/profile-summary';
+import { AS_IN_PRODUCTION, YOUNG_GENERATION } from './support/servers';
 import {
   abLine,
   cpuOf,
@@ -128,14 +129,6 @@ const FLOOR_MAINS: Record<Floor, string> = {
   node: join(__dirname, 'floor/floor-server.ts'),
 };
 
-/**
- * Every server's young generation, fixed at one size. Left to V8, it grows with what each
- * process happened to allocate so far, and a small GET's CPU followed it: the same build
- * measured 331 and 428 µs per request in two runs of one day, enough to hide or invent a 10%
- * difference between two builds. Fixed and equal, the two builds pay for their own garbage alone.
- */
-const YOUNG_GENERATION = ['--min-semi-space-size=16', '--max-semi-space-size=16'];
-
 async function startServers(databaseUrl: string): Promise<Servers> {
   const common = { DATABASE_URL: databaseUrl, DB_POOL_SIZE: String(POOL_SIZE) };
   /** The Node options of a server: its young generation, and a CPU profile when asked. */
@@ -146,13 +139,7 @@ async function startServers(databaseUrl: string): Promise<Servers> {
   const asInProduction = async () => ({
     ...common,
     PORT: String(await freePort()),
-    // As in production: a JSON line per request (probes aside), written and thrown away.
-    LOG_LEVEL: 'log',
-    LOG_FORMAT: 'json',
-    NODE_ENV: 'production',
-    // The floors set no statement timeout: a 30 MB list on a busy machine may take longer
-    // than the service's default 5 s, and a refused answer measures nothing.
-    DB_STATEMENT_TIMEOUT_MS: '60000',
+    ...AS_IN_PRODUCTION,
   });
   /** Those started so far, stopped if a later one fails to start. */
   const started: ServiceProcess[] = [];

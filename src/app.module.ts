@@ -15,6 +15,7 @@ import { PaginationModule } from './pagination/pagination.module';
 import { pipelineProviders } from './request-pipeline';
 import { ReaderGroupsModule } from './reader-groups/reader-groups.module';
 import { ScopesModule } from './scopes/scopes.module';
+import { ScopeComplianceModule } from './policies/scope-compliance.module';
 import { ScopePoliciesModule } from './policies/scope-policies.module';
 import { StreamsModule } from './streams/streams.module';
 import { TracingModule } from './tracing/tracing.module';
@@ -40,6 +41,7 @@ export class AppModule {
         PaginationModule,
         ScopesModule,
         ScopePoliciesModule,
+        ScopeComplianceModule,
         StreamsModule,
         ReaderGroupsModule,
         DescribeModule,

@@ -65,6 +65,14 @@ const CASES: Case[] = [
     status: 200,
   },
   {
+    name: 'getScopeCompliance',
+    method: 'get',
+    path: '/v1/scopes/sales/policy/compliance',
+    denied: 'nobody',
+    allowed: 'reader',
+    status: 200,
+  },
+  {
     // A scope's own writers cannot lift its limits: setting them is the right to create scopes.
     name: 'updateScopePolicy',
     method: 'put',

@@ -1,4 +1,4 @@
-import { createScope, PROBLEM_HEADERS } from './support/factories';
+import { createScope, fixedStream as stream, PROBLEM_HEADERS } from './support/factories';
 import { startTestApp, TestApp } from './support/test-app';
 
 interface Violation {
@@ -7,13 +7,6 @@ interface Violation {
   actual?: unknown;
   detail: string;
 }
-
-/** A stream's create body: `minSegments` fixed segments, and whatever else is given. */
-const stream = (streamName: string, minSegments = 1, more: object = {}) => ({
-  streamName,
-  scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments },
-  ...more,
-});
 
 /** What the policy of a scope holds every create, PUT and scale of its user streams to. */
 describe('Scope policies: enforced on every change of a user stream (e2e)', () => {

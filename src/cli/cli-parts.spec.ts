@@ -38,6 +38,29 @@ describe('exit codes', () => {
     });
   });
 
+  it("tells each rule a policy's refusal names, with its resource when it has one", () => {
+    const error = answerError(new Response(null, { status: 422 }), {
+      detail: 'Creating stream s/t breaks the policy of scope s',
+      code: 'POLICY_VIOLATION',
+      violations: [
+        { rule: 'maxStreams', limit: 5, actual: 6, detail: 'Six streams, over five.' },
+        {
+          rule: 'requiredTags',
+          limit: 'owner:*',
+          detail: 'No tag matches owner:*.',
+          resource: 'prn::/scope:s/stream:t',
+        },
+      ],
+    });
+    expect(error).toMatchObject({
+      exitCode: Exit.invalid,
+      details: [
+        'maxStreams: Six streams, over five.',
+        'prn::/scope:s/stream:t: requiredTags: No tag matches owner:*.',
+      ],
+    });
+  });
+
   it('falls back to the status line when the body is empty', () => {
     const error = answerError(new Response(null, { status: 404, statusText: 'Not Found' }), '');
     expect(error.message).toBe('404 Not Found');

@@ -4,7 +4,6 @@ import { Agent, fetch as undiciFetch, Request as UndiciRequest } from 'undici';
 import type { components, paths } from './generated/api';
 import { clientToken } from './client-token';
 import type { Credentials } from './credentials';
-import type { RuleViolation } from '../common/domain-error';
 import { CliError, exitCodeOf, unreachable, usageError } from './exit-codes';
 import { violationLine } from './plan-diff';
 
@@ -119,8 +118,8 @@ export function answerError(response: Response, error: unknown): CliError {
   for (const c of Array.isArray(conflicts) ? conflicts : []) {
     details.push(c.message ? `${c.resource}: ${c.message}` : c.resource);
   }
-  const violations = (error as { violations?: RuleViolation[] })?.violations;
-  details.push(...(Array.isArray(violations) ? violations : []).map(violationLine));
+  // A policy's refusal: each rule broken, and of which resource when an apply changes several.
+  for (const v of problem.violations ?? []) details.push(violationLine(v));
   return new CliError(message, exitCodeOf(response.status), details, problem.code);
 }
 

@@ -12,6 +12,7 @@ export const Operation = {
   deleteScope: 'deleteScope',
   getScopePolicy: 'getScopePolicy',
   updateScopePolicy: 'updateScopePolicy',
+  getScopeCompliance: 'getScopeCompliance',
   createStream: 'createStream',
   listStreams: 'listStreams',
   getStream: 'getStream',

@@ -52,7 +52,7 @@ export class StreamPolicyChecks {
       ? streamViolations(policy, change.produced.stream, change.produced.change)
       : [];
     if (hasCountLimits(policy)) {
-      violations.push(...countViolations(policy, await this.countChanges(scope, change)));
+      violations.push(...countViolations(policy, await this.countChanges(scope, policy, change)));
     }
     if (violations.length === 0) return;
     const created = change.produced?.change === 'create' ? change.produced.stream.name : undefined;
@@ -63,16 +63,33 @@ export class StreamPolicyChecks {
     throw new PolicyViolationError(change.what, violations);
   }
 
-  private async countChanges(scope: string, change: PolicedChange): Promise<CountChanges> {
-    const now = await this.streams.userCounts(scope);
+  /**
+   * The counts the change moves that its policy limits. A count the change does not raise
+   * cannot break its limit, and is not counted: a scale in a scope that limits streams alone, or
+   * a create in one that limits segments per stream alone, reads nothing more.
+   */
+  private async countChanges(
+    scope: string,
+    policy: ScopePolicy,
+    change: PolicedChange,
+  ): Promise<CountChanges> {
     const { before, after } = change.segments;
-    return {
-      maxStreams: { before: now.streams, after: now.streams + (change.addsStream ? 1 : 0) },
-      maxSegmentsPerStream: { before, after },
-      maxActiveSegments: {
+    const changes: CountChanges = { maxSegmentsPerStream: { before, after } };
+    const asked = {
+      streams: policy.maxStreams !== undefined && change.addsStream,
+      activeSegments: policy.maxActiveSegments !== undefined && after > before,
+    };
+    if (!asked.streams && !asked.activeSegments) return changes;
+    const now = await this.streams.userCounts(scope, asked);
+    if (now.streams !== undefined) {
+      changes.maxStreams = { before: now.streams, after: now.streams + 1 };
+    }
+    if (now.activeSegments !== undefined) {
+      changes.maxActiveSegments = {
         before: now.activeSegments,
         after: now.activeSegments + after - before,
-      },
-    };
+      };
+    }
+    return changes;
   }
 }

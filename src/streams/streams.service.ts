@@ -10,6 +10,7 @@ import type { Keyset } from '../database/keyset';
 import { ListAnswer } from '../pagination/list-answer';
 import type { PageQueryDto } from '../pagination/page-query.dto';
 import { Paginator } from '../pagination/paginator';
+import type { StandingStream } from '../policies/compliance';
 import { activeSegmentsAfter, needsRescale } from '../scaling/scaling-decision';
 import { equalKeyRanges } from '../scaling/key-ranges';
 import {
@@ -171,6 +172,20 @@ export class StreamsService {
       property: toStreamProperty(record),
       sealed: record.state === 'SEALED',
       revision: record.revision,
+    }));
+  }
+
+  /**
+   * A scope's user streams as its policy judges them, by name: each one's configuration and
+   * active segments. The caller reads both in one snapshot.
+   */
+  async standing(scope: string): Promise<StandingStream[]> {
+    const streams = await this.streams.findUserStreamsIn([scope], false);
+    const active = await this.streams.activeSegmentsByStream(scope);
+    return streams.map((stream) => ({
+      name: stream.name,
+      configuration: stream.configuration,
+      activeSegments: active.get(stream.name) ?? 0,
     }));
   }
 

@@ -3,6 +3,13 @@ import { randomBytes } from 'node:crypto';
 /** A name no other test uses. */
 export const uniqueName = (prefix = 'n'): string => `${prefix}-${randomBytes(4).toString('hex')}`;
 
+/** A stream's create body: `minSegments` fixed segments, and whatever else is given. */
+export const fixedStream = (streamName: string, minSegments = 1, more: object = {}) => ({
+  streamName,
+  scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments },
+  ...more,
+});
+
 export const PROBLEM_HEADERS = { Accept: 'application/problem+json' };
 
 /** Creates a scope through the API and returns its name. */

@@ -56,7 +56,7 @@ export const CONTRACT = {
   /** Ours: the caller about itself (docs/extensions.md section 9). */
   authOperationIds: ['whoami', 'explainAccess'],
   /** Ours: a scope's policy (docs/extensions.md section 10). */
-  policyOperationIds: ['getScopePolicy', 'updateScopePolicy'],
+  policyOperationIds: ['getScopePolicy', 'updateScopePolicy', 'getScopeCompliance'],
   /** Ours: declarative apply (docs/extensions.md section 5). */
   applyOperationIds: ['applyDocument'],
   /** Ours: describing a stream, its segments and scaling it by hand (docs/extensions.md sections 4 and 7). */

@@ -1,30 +1,11 @@
 import { Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
-import { parse } from 'yaml';
 import type { ApplyDocument } from '../../apply/desired-state';
 import { call } from '../client';
-import { CliError, Exit, exitCodeOf, usageError } from '../exit-codes';
+import { readDocument } from '../document-file';
+import { CliError, exitCodeOf, usageError } from '../exit-codes';
 import { changeCount, formatPlan, violationLine } from '../plan-diff';
 import { action } from './action';
-
-/** The document in FILE (`-` for stdin), YAML or JSON (JSON is YAML too). */
-function readDocument(file: string): ApplyDocument {
-  let text: string;
-  try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8');
-  } catch (error) {
-    throw usageError(`cannot read ${file}: ${(error as Error).message}`);
-  }
-  try {
-    return parse(text) as ApplyDocument;
-  } catch (error) {
-    throw new CliError(
-      `${file} is neither YAML nor JSON: ${(error as Error).message}`,
-      Exit.invalid,
-    );
-  }
-}
 
 async function confirmed(question: string): Promise<boolean> {
   const terminal = createInterface({ input: process.stdin, output: process.stderr });
@@ -44,7 +25,7 @@ export function applyCommand(): Command {
     .option('--yes', 'apply without asking')
     .action(
       action(async (ctx, _args, options) => {
-        const document = readDocument(options.file as string);
+        const document = readDocument<ApplyDocument>(options.file as string);
         if (options.prune && typeof document === 'object' && document !== null)
           document.prune = true;
         const planned = await call(

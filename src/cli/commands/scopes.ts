@@ -2,9 +2,12 @@ import { Command } from 'commander';
 import { call } from '../client';
 import { done, listTable, propertiesTable } from '../output';
 import { action } from './action';
+import { addScopePolicyCommands } from './scope-policy';
 
 export function scopesCommand(): Command {
-  const scopes = new Command('scopes').description('list, show, create and delete scopes');
+  const scopes = new Command('scopes').description(
+    'list, show, create and delete scopes, and show and set their policies',
+  );
   scopes
     .command('list')
     .description('list the scopes')
@@ -56,5 +59,6 @@ export function scopesCommand(): Command {
         return done(`Deleted scope ${scopeName}`);
       }),
     );
+  addScopePolicyCommands(scopes);
   return scopes;
 }

@@ -115,6 +115,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/scopes/{scopeName}/policy/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The scope's user streams and active segments now, the scope-wide limits they exceed, and the
+         *     streams that break a stream rule or have more segments than a stream may (extension).
+         */
+        get: operations["getScopeCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scopes/{scopeName}/streams": {
         parameters: {
             query?: never;
@@ -816,6 +836,41 @@ export interface components {
             maxActiveSegments?: number;
             /** @description Bounds on streams' retention policies. */
             retention?: components["schemas"]["RetentionRule"];
+        };
+        NonCompliantStream: {
+            /** @description Every rule the stream breaks as it stands. */
+            violations: components["schemas"]["ProblemPolicyViolation"][];
+            /** @example orders */
+            streamName: string;
+        };
+        ScopeCompliance: {
+            /**
+             * Format: int64
+             * @description The scope's user streams now, sealed ones included.
+             * @example 3
+             */
+            streams: number;
+            /**
+             * Format: int64
+             * @description The active segments of its user streams now.
+             * @example 12
+             */
+            activeSegments: number;
+            /**
+             * @description The scope-wide limits exceeded now.
+             * @example [
+             *       "maxStreams"
+             *     ]
+             */
+            limitsExceeded: ("maxStreams" | "maxActiveSegments")[];
+            /**
+             * Format: int64
+             * @description How many user streams break a stream rule or exceed `maxSegmentsPerStream`.
+             * @example 1
+             */
+            nonCompliantCount: number;
+            /** @description The first 100 of them by name, with what each breaks. */
+            nonCompliant: components["schemas"]["NonCompliantStream"][];
         };
         ScalingConfig: {
             /** @enum {string} */
@@ -2887,6 +2942,179 @@ export interface operations {
                      *       "code": "UNSUPPORTED_MEDIA_TYPE",
                      *       "detail": "The request body must be application/json",
                      *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getScopeCompliance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scopeName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScopeCompliance"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
                      *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
                      *     }
                      */

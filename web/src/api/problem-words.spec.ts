@@ -27,6 +27,16 @@ describe('describeProblem', () => {
     expect(describeProblem(status, problem)).toContain(words);
   });
 
+  it("says each rule of the scope's policy a change breaks", () => {
+    const violations = [
+      { rule: 'maxStreams', limit: 5, actual: 6, detail: 'Six streams, over the limit of 5.' },
+      { rule: 'streamNames', limit: ['a-*'], detail: 'The name does not match a-*.' },
+    ];
+    expect(describeProblem(422, { code: 'POLICY_VIOLATION', violations })).toEqual(
+      "The scope's policy does not allow this: Six streams, over the limit of 5. The name does not match a-*.",
+    );
+  });
+
   it('names the missing permission of a 403', () => {
     expect(
       describeProblem(403, {

@@ -1,4 +1,5 @@
 import { missingWords } from './access-words';
+import type { PolicyViolation } from './types';
 
 /** What the console needs of a problem document (RFC 9457) the API answered. */
 export interface ProblemFacts {
@@ -8,8 +9,8 @@ export interface ProblemFacts {
   conflicts?: { resource: string; message: string }[];
   /** A 403's missing permissions, each on its resource. */
   missing?: { permission: string; resource: string }[];
-  /** A 422's broken rules of scopes' policies. */
-  violations?: { rule: string; detail: string; resource?: string }[];
+  /** A 422 `POLICY_VIOLATION`'s broken rules of the scope's policy. */
+  violations?: PolicyViolation[];
 }
 
 /** Status 0: the request never got an answer (the service is down or the network is). */
@@ -55,6 +56,10 @@ export function describeProblem(status: number, problem: ProblemFacts | undefine
     return `You may not do this: ${problem?.detail ?? 'a permission is missing'}.`;
   }
   if (code && WORDS[code]) return WORDS[code];
+  if (code === 'POLICY_VIOLATION') {
+    const details = problem?.violations?.map((violation) => violation.detail) ?? [];
+    return `The scope's policy does not allow this${details.length ? `: ${details.join(' ')}` : '.'}`;
+  }
   if (code === 'APPLY_CONFLICT' && problem?.conflicts?.length) {
     return `The document conflicts with what exists: ${problem.conflicts
       .map((conflict) => conflict.message)

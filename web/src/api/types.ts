@@ -33,4 +33,6 @@ export type SegmentDetail = Schemas['SegmentDetail'];
 export type Identity = Schemas['Identity'];
 export type AccessExplanation = Schemas['AccessExplanation'];
 export type MissingPermission = Schemas['ProblemMissingPermission'];
+export type ScopePolicy = Schemas['ScopePolicy'];
 export type PolicyViolation = Schemas['ProblemPolicyViolation'];
+export type ScopeCompliance = Schemas['ScopeCompliance'];

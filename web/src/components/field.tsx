@@ -188,12 +188,26 @@ export function CheckboxField({
   );
 }
 
-/** A group of fields under a legend. */
-export function FieldGroup({ legend, children }: { legend: string; children: ComponentChildren }) {
+/** A group of fields under a legend, with the API's message for the group as a whole. */
+export function FieldGroup({
+  legend,
+  error,
+  children,
+}: {
+  legend: string;
+  error?: string;
+  children: ComponentChildren;
+}) {
+  const id = useId();
   return (
-    <fieldset>
+    <fieldset aria-describedby={error ? `${id}-error` : undefined}>
       <legend>{legend}</legend>
       {children}
+      {error && (
+        <span class="field-error" id={`${id}-error`}>
+          {error}
+        </span>
+      )}
     </fieldset>
   );
 }

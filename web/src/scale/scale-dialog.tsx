@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { answer, api } from '../api/client';
 import type { ScaleStreamResult, Segment } from '../api/types';
+import { placeViolations, SCALE_PLACES } from '../api/policy-violations';
 import { TextField } from '../components/field';
 import { Loading } from '../components/screen';
 import { useAction } from '../state/use-action';
@@ -96,7 +97,12 @@ export function ScaleDialog({
     }
   };
 
-  const partsProblem = 'problem' in plan && plan.field === 'parts' ? plan.problem : undefined;
+  // The scope's policy judges the dry run as it judges the scale: a limit of segments broken by
+  // the parts asked for is said next to them.
+  const refusal = action.error ?? dryRun.error;
+  const placed = placeViolations(refusal?.problem?.violations, SCALE_PLACES);
+  const partsProblem =
+    'problem' in plan && plan.field === 'parts' ? plan.problem : placed.fields.parts;
   const choiceProblem = 'problem' in plan && !plan.field ? plan.problem : undefined;
   const choose = (chosen: Kind) => (
     <input

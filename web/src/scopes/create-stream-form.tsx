@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { answer, api } from '../api/client';
 import { MAX_STREAM_NAME_LENGTH, streamNameProblem } from '../api/names';
-import { ErrorMessage } from '../components/error-message';
+import { placeViolations, STREAM_FORM_PLACES } from '../api/policy-violations';
+import type { ScopePolicy } from '../api/types';
+import { RefusalMessage } from '../components/refusal-message';
 import { TextField } from '../components/field';
 import { FormSection } from '../components/screen';
 import { Link } from '../routing/router';
@@ -9,18 +11,31 @@ import { pathOf } from '../routing/routes';
 import { useAction } from '../state/use-action';
 import { createStreamRequest, newStreamForm, StreamConfigForm } from '../streams/stream-config';
 import { StreamConfigFields } from '../streams/stream-config-fields';
+import { streamRules, withRule } from './policy-words';
 
 /**
- * Creates a stream with every field of the API's create request; each field's error from the
- * API's 400 shows next to that field.
+ * Creates a stream with every field of the API's create request; each field states the rule of
+ * the scope's policy it must follow, and each field's error from the API's 400, or the policy's
+ * violation from its 422, shows next to that field.
  */
-export function CreateStreamForm({ scope, onCreated }: { scope: string; onCreated: () => void }) {
+export function CreateStreamForm({
+  scope,
+  policy,
+  onCreated,
+}: {
+  scope: string;
+  /** The scope's policy, whose rules each field states (and a refusal's violations). */
+  policy?: ScopePolicy;
+  onCreated: () => void;
+}) {
   const [name, setName] = useState('');
   const [form, setForm] = useState<StreamConfigForm>(newStreamForm);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const [created, setCreated] = useState<string>();
   const action = useAction();
-  const errors = { ...action.error?.fields, ...problems };
+  const placed = placeViolations(action.error?.problem?.violations, STREAM_FORM_PLACES);
+  const errors = { ...action.error?.fields, ...placed.fields, ...problems };
+  const rules = policy ? streamRules(policy) : {};
   const submit = async (event: Event) => {
     event.preventDefault();
     setCreated(undefined);
@@ -48,7 +63,6 @@ export function CreateStreamForm({ scope, onCreated }: { scope: string; onCreate
       onCreated();
     }
   };
-  const unplaced = action.error && Object.keys(action.error.fields).length === 0;
   return (
     <FormSection title="Create stream" id="create-stream-heading" onSubmit={submit}>
       <TextField
@@ -56,15 +70,13 @@ export function CreateStreamForm({ scope, onCreated }: { scope: string; onCreate
         value={name}
         onValue={setName}
         error={errors.streamName}
-        hint={`1 to ${MAX_STREAM_NAME_LENGTH} characters of A-Z a-z 0-9 . -`}
+        hint={withRule(
+          `1 to ${MAX_STREAM_NAME_LENGTH} characters of A-Z a-z 0-9 . -`,
+          rules.streamNames,
+        )}
       />
-      <StreamConfigFields form={form} onChange={setForm} errors={errors} />
-      {unplaced && <ErrorMessage error={action.error} />}
-      {action.error && !unplaced && (
-        <p class="error" role="alert">
-          The service refused some fields: see the messages next to them.
-        </p>
-      )}
+      <StreamConfigFields form={form} onChange={setForm} errors={errors} rules={rules} />
+      <RefusalMessage error={action.error} placed={placed} />
       <button type="submit" disabled={action.busy}>
         Create stream
       </button>

@@ -1,4 +1,5 @@
 import { FieldGroup, SelectField, TextAreaField, TextField } from '../components/field';
+import { StreamRules, withRule } from '../scopes/policy-words';
 import { DurationFields, RETENTION_TYPES, SCALING_TYPES, StreamConfigForm } from './stream-config';
 
 interface Props {
@@ -6,6 +7,8 @@ interface Props {
   onChange: (form: StreamConfigForm) => void;
   /** Each field's message (the form's own, or the API's 400), by its path in the request. */
   errors: Record<string, string>;
+  /** The scope's rules for a stream in words, each said under the field it judges. */
+  rules?: StreamRules;
   disabled?: boolean;
 }
 
@@ -56,6 +59,7 @@ function PolicyType<T extends string>({
   onValue,
   options,
   errors,
+  hint,
   disabled,
 }: {
   label: string;
@@ -64,6 +68,7 @@ function PolicyType<T extends string>({
   onValue: (value: T) => void;
   options: readonly { value: T; label: string }[];
   errors: Record<string, string>;
+  hint?: string;
   disabled?: boolean;
 }) {
   return (
@@ -74,6 +79,7 @@ function PolicyType<T extends string>({
       onValue={(chosen) => onValue(chosen as T)}
       options={options}
       error={errors[`${path}.type`] ?? errors[path]}
+      hint={hint}
       disabled={disabled}
     />
   );
@@ -83,7 +89,7 @@ function PolicyType<T extends string>({
  * Every field of a stream's configuration (`CreateStreamRequest` but the name), each with the
  * message the API gave for it. Fields that do not apply to the chosen policies are hidden.
  */
-export function StreamConfigFields({ form, onChange, errors, disabled }: Props) {
+export function StreamConfigFields({ form, onChange, errors, rules = {}, disabled }: Props) {
   const set =
     <K extends keyof StreamConfigForm>(key: K) =>
     (value: StreamConfigForm[K]) =>
@@ -107,6 +113,7 @@ export function StreamConfigFields({ form, onChange, errors, disabled }: Props) 
           onValue={set('scalingType')}
           options={SCALING_TYPES}
           errors={errors}
+          hint={rules.scalingTypes}
           disabled={disabled}
         />
         <TextField
@@ -146,6 +153,7 @@ export function StreamConfigFields({ form, onChange, errors, disabled }: Props) 
           onValue={set('retentionType')}
           options={RETENTION_TYPES}
           errors={errors}
+          hint={rules.retention}
           disabled={disabled}
         />
         {retained && (
@@ -176,7 +184,7 @@ export function StreamConfigFields({ form, onChange, errors, disabled }: Props) 
         value={form.tags}
         onValue={set('tags')}
         error={errors.streamTags}
-        hint="One per line"
+        hint={withRule('One per line', rules.requiredTags)}
         disabled={disabled}
       />
       <details open={advanced || undefined}>

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/api-error';
 import { answer, api } from '../api/client';
 import type { StreamProperty } from '../api/types';
-import { ErrorMessage } from '../components/error-message';
+import { placeViolations, STREAM_FORM_PLACES } from '../api/policy-violations';
+import { RefusalMessage } from '../components/refusal-message';
 import { FormSection } from '../components/screen';
 import { useAction } from '../state/use-action';
 import { StreamConfigForm, streamConfiguration, streamForm } from './stream-config';
@@ -73,7 +74,8 @@ export function StreamConfigSection({
     }
   };
 
-  const errors = { ...action.error?.fields, ...problems };
+  const placed = placeViolations(action.error?.problem?.violations, STREAM_FORM_PLACES);
+  const errors = { ...action.error?.fields, ...placed.fields, ...problems };
   const conflict = action.error?.code === 'PRECONDITION_FAILED';
   return (
     <FormSection title="Configuration" id="configuration-heading" onSubmit={save}>
@@ -88,8 +90,7 @@ export function StreamConfigSection({
           <CurrentValues stream={current} onUse={() => setForm(streamForm(current))} />
         </div>
       ) : (
-        action.error &&
-        Object.keys(action.error.fields).length === 0 && <ErrorMessage error={action.error} />
+        <RefusalMessage error={action.error} placed={placed} />
       )}
       <button type="submit" disabled={sealed || action.busy}>
         Save
