@@ -59,13 +59,8 @@ describe('tributary export and apply round trip (e2e)', () => {
     for (const args of streams) expect((await source(['streams', 'create', ...args])).code).toBe(0);
     const group = ['readergroups', 'create', 'sales', 'billing', '--stream', 'orders'];
     expect((await source([...group, '--stream', 'ops/metrics'])).code).toBe(0);
-    // The CLI sets no policies yet: the service's own PUT does.
-    const put = await fetch(`${services[0].baseUrl}/v1/scopes/sales/policy`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(SALES_POLICY),
-    });
-    expect(put.status).toBe(200);
+    const policy = ['scopes', 'set-policy', 'sales', '-f', '-'];
+    expect((await source(policy, { input: JSON.stringify(SALES_POLICY) })).code).toBe(0);
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.stop()));
