@@ -35,9 +35,9 @@ export interface ApplyOptions {
 }
 
 /**
- * Changes run in this order, so each finds what it needs: scopes first, then their policies (which
- * the stream changes were judged by), groups after the streams
- * they read, pruned streams after the pruned groups that read them. Unchanged ones run nothing.
+ * Changes run in this order, so each finds what it needs: scopes first, then their policies (the
+ * ones the stream changes were judged by), groups after the streams they read, pruned streams
+ * after the pruned groups that read them. Unchanged ones run nothing.
  */
 const ORDER = [
   'scope:create',
