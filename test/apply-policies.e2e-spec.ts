@@ -168,18 +168,29 @@ describe('Declarative apply: scope policies (e2e)', () => {
     await t.http.get(`/v1/scopes/${scope}`).expect(404);
   });
 
-  it('lists every violation of every resource in a dry run, and a real apply is 422 changing nothing', async () => {
+  it('lists every violation of every resource of every scope in a dry run, and a real apply is 422 changing nothing', async () => {
     const scope = uniqueName('strict');
     await apply(one(scope, { policy: { maxStreams: 3 }, streams: [stream('a', 2)] })).expect(200);
     const before = await t.http.get(`/v1/scopes/${scope}/policy`).expect(200);
-    const document = one(scope, {
-      policy: { maxStreams: 2, maxSegmentsPerStream: 2, requiredTags: ['owner:*'] },
-      streams: [
-        stream('a', 2, { streamTags: ['owner:x'] }),
-        stream('b', 3, { streamTags: ['owner:y'] }),
-        stream('c'),
+    const other = `${scope}-new`;
+    const document = {
+      scopes: [
+        {
+          scopeName: scope,
+          policy: { maxStreams: 2, maxSegmentsPerStream: 2, requiredTags: ['owner:*'] },
+          streams: [
+            stream('a', 2, { streamTags: ['owner:x'] }),
+            stream('b', 3, { streamTags: ['owner:y'] }),
+            stream('c'),
+          ],
+        },
+        {
+          scopeName: other,
+          policy: { scalingTypes: ['BY_RATE_IN_EVENTS_PER_SEC'] },
+          streams: [stream('d')],
+        },
       ],
-    });
+    };
     const expected = [
       expect.objectContaining({
         rule: 'maxSegmentsPerStream',
@@ -198,6 +209,11 @@ describe('Declarative apply: scope policies (e2e)', () => {
         actual: 3,
         resource: `prn::/scope:${scope}/stream:c`,
       }),
+      expect.objectContaining({
+        rule: 'scalingTypes',
+        actual: 'FIXED_NUM_SEGMENTS',
+        resource: `prn::/scope:${other}/stream:d`,
+      }),
     ];
 
     const dry = await apply(document, { dryRun: true }).expect(200);
@@ -213,6 +229,7 @@ describe('Declarative apply: scope policies (e2e)', () => {
     expect(await streamsOf(scope)).toEqual(['a']);
     const a = await t.http.get(`/v1/scopes/${scope}/streams/a`).expect(200);
     expect(a.body.tags).toEqual([]);
+    await t.http.get(`/v1/scopes/${other}`).expect(404);
   });
 
   it('judges by the stored policy when the document sets none, and a clean plan has no violations', async () => {
