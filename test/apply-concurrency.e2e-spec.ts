@@ -123,4 +123,30 @@ describe('Declarative apply across two instances (e2e)', () => {
     const shown = await a.call('GET', '/v1/scopes/raced/streams/x');
     expect((shown.body as { scalingPolicy: object }).scalingPolicy).toEqual(fixed(winner));
   });
+
+  it("holds a scope's maxStreams against single creates racing an apply on the other instance", async () => {
+    const [a, b] = clients;
+    expect((await a.call('POST', '/v1/scopes', { scopeName: 'capped' })).status).toBe(201);
+    const put = await a.call('PUT', '/v1/scopes/capped/policy', { maxStreams: 5 });
+    expect(put.status).toBe(200);
+    const document = {
+      scopes: [
+        { scopeName: 'capped', streams: names('a', 3).map((streamName) => ({ streamName })) },
+      ],
+    };
+    const singles = names('s', 6).map((streamName) =>
+      b.call('POST', '/v1/scopes/capped/streams', { streamName }),
+    );
+    const [applied, ...created] = await Promise.all([apply(a, document), ...singles]);
+    const statuses = created.map((answer) => answer.status);
+    expect(statuses.every((status) => status === 201 || status === 422)).toBe(true);
+    const streams = await sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM streams WHERE scope_name = 'capped' AND name NOT LIKE '\\_%'`,
+    );
+    expect(streams.rows[0].n).toBeLessThanOrEqual(5);
+    const made = statuses.filter((status) => status === 201).length;
+    // The apply made all three or none, and the two together never passed the limit.
+    expect(streams.rows[0].n).toBe(made + (applied.status === 200 ? 3 : 0));
+    expect([200, 422]).toContain(applied.status);
+  });
 });

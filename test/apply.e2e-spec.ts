@@ -592,4 +592,28 @@ describe('Declarative apply with authentication (e2e)', () => {
       'applyDocument',
     ]);
   });
+
+  it('needs READ_UPDATE on prn::/ to set a policy, as its PUT does', async () => {
+    const policed = { scopes: [{ scopeName: scope, policy: { maxStreams: 9 } }] };
+    const send = (user: string, dryRun: boolean) =>
+      t.http
+        .post(`/v1/apply${dryRun ? '?dryRun=true' : ''}`)
+        .set(PROBLEM_HEADERS)
+        .set('Authorization', basic(user))
+        .send(policed);
+    const plan = await send('streamer', true).expect(200);
+    expect(plan.body.changes).toContainEqual({
+      action: 'create',
+      kind: 'scopePolicy',
+      resource: `prn::/scope:${scope}`,
+    });
+    const refused = await send('streamer', false).expect(403);
+    expect(refused.body.missing).toEqual([{ permission: 'READ_UPDATE', resource: 'prn::/' }]);
+    expect(refused.body.detail).toContain('READ_UPDATE on prn::/');
+    const policy = () =>
+      t.http.get(`/v1/scopes/${scope}/policy`).set('Authorization', basic('admin')).expect(200);
+    expect((await policy()).body).toEqual({});
+    await send('admin', false).expect(200);
+    expect((await policy()).body).toEqual({ maxStreams: 9 });
+  });
 });

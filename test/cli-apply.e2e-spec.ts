@@ -61,6 +61,23 @@ const DOCUMENT = {
   ],
 };
 
+const VIOLATION = {
+  rule: 'maxStreams',
+  limit: 1,
+  actual: 2,
+  detail: 'The change would make 2 user streams in the scope, over the limit of 1.',
+  resource: 'prn::/scope:sales/stream:orders',
+};
+const BREAKING = {
+  ...PLAN,
+  changes: [
+    ...PLAN.changes.slice(0, 1),
+    { action: 'create', kind: 'scopePolicy', resource: 'prn::/scope:sales' },
+    ...PLAN.changes.slice(1),
+  ],
+  violations: [VIOLATION],
+};
+
 const planThenApply: Reply = (r) =>
   r.url.includes('dryRun=true') ? { status: 200, body: PLAN } : { status: 200, body: APPLIED };
 
@@ -209,6 +226,22 @@ describe('tributary apply, client side (e2e with a stand-in server)', () => {
     expect(seen.map((r) => r.ifMatch)).toEqual([undefined, undefined, '"plan-1"']);
   });
 
+  it('shows a dry run with a policy and its violations, and applies nothing that breaks one (exit 5)', async () => {
+    reply = () => ({ status: 200, body: BREAKING });
+    const dry = await cli(['apply', '-f', yamlFile, '--dry-run', '-o', 'table']);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('+ create    scopePolicy prn::/scope:sales');
+    expect(dry.stdout).toContain(
+      'Policy violation: prn::/scope:sales/stream:orders: maxStreams: The change would make 2',
+    );
+    seen = [];
+    const run = await cli(['apply', '-f', yamlFile, '--yes']);
+    expect(run.code).toBe(5);
+    expect(run.stderr).toContain('the document breaks rules of scope policies');
+    expect(run.stderr).toContain('prn::/scope:sales/stream:orders: maxStreams:');
+    expect(seen.map((r) => r.url)).toEqual(['/v1/apply?dryRun=true']);
+  });
+
   it('does not ask or apply when the plan changes nothing', async () => {
     reply = () => ({ status: 200, body: NOTHING });
     const run = await cli(['apply', '-f', yamlFile, '-o', 'table']);
@@ -229,6 +262,12 @@ describe('tributary apply, client side (e2e with a stand-in server)', () => {
       'prn::/scope:sales/stream:refunds',
     ],
     [403, 4, { detail: 'Needs READ_UPDATE on prn::/scope:sales' }, 'prn::/scope:sales'],
+    [
+      422,
+      5,
+      { detail: 'Applying the document would break a rule', violations: [VIOLATION] },
+      'prn::/scope:sales/stream:orders: maxStreams: The change would make 2 user streams',
+    ],
     [503, 6, { detail: 'Database unavailable' }, 'Database unavailable'],
   ])('exits by the status of the apply: %i gives %i', async (status, code, problem, message) => {
     reply = (r) =>

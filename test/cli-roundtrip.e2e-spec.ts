@@ -8,6 +8,8 @@ import { createTestDatabase } from './support/test-database';
 
 jest.setTimeout(180_000);
 
+const SALES_POLICY = { owner: 'team-sales', maxStreams: 10, retention: { maxDays: 30 } };
+
 /**
  * `tributary export` then `tributary apply` against the built service: a topology kept in a
  * file, planned, applied to an empty service, and exported back unchanged.
@@ -57,6 +59,8 @@ describe('tributary export and apply round trip (e2e)', () => {
     for (const args of streams) expect((await source(['streams', 'create', ...args])).code).toBe(0);
     const group = ['readergroups', 'create', 'sales', 'billing', '--stream', 'orders'];
     expect((await source([...group, '--stream', 'ops/metrics'])).code).toBe(0);
+    const policy = ['scopes', 'set-policy', 'sales', '-f', '-'];
+    expect((await source(policy, { input: JSON.stringify(SALES_POLICY) })).code).toBe(0);
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.stop()));
@@ -67,13 +71,18 @@ describe('tributary export and apply round trip (e2e)', () => {
     const exported = await source(['export']);
     expect(exported.code).toBe(0);
     const path = await file('topology.yaml', exported.stdout);
+    // A scope's policy is exported with it; a scope without one has none written.
+    const scopes = (parse(exported.stdout) as { scopes: { scopeName: string; policy?: object }[] })
+      .scopes;
+    expect(scopes.find((s) => s.scopeName === 'sales')!.policy).toEqual(SALES_POLICY);
+    expect(scopes.find((s) => s.scopeName === 'ops')).not.toHaveProperty('policy');
 
     const plan = await target(['apply', '-f', path, '--dry-run', '-o', 'json']);
     expect(plan.code).toBe(0);
     expect(JSON.parse(plan.stdout)).toMatchObject({
       dryRun: true,
       applied: false,
-      summary: { create: 6, update: 0, delete: 0, unchanged: 0 },
+      summary: { create: 7, update: 0, delete: 0, unchanged: 0 },
     });
     expect((await target(['export'])).stdout).toBe(stringify({ scopes: [] }));
 
@@ -84,7 +93,8 @@ describe('tributary export and apply round trip (e2e)', () => {
 
     const again = await target(['apply', '-f', path, '-o', 'table']);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain('Plan: 0 to create, 0 to update, 0 to delete, 6 unchanged.');
+    expect(again.stdout).toContain('= unchanged scopePolicy prn::/scope:sales');
+    expect(again.stdout).toContain('Plan: 0 to create, 0 to update, 0 to delete, 7 unchanged.');
   });
 
   it('changes nothing when the last change of a document fails (exit 3)', async () => {

@@ -785,6 +785,32 @@ describe('The console in a browser (e2e)', () => {
         'scopes[0].streams[0].scalingPolicy.minSegments',
       ]);
     });
+
+    it("shows a scope's policy as a change, and offers no Apply for a plan that breaks it", async () => {
+      const scope = uniqueName('policed');
+      await open('/console/apply', 'Apply');
+      const document =
+        `scopes:\n  - scopeName: ${scope}\n    policy: { streamNames: ['orders-*'] }\n` +
+        `    streams:\n      - streamName: refunds\n`;
+      await page.getByRole('textbox', { name: 'Document' }).fill(document);
+      await page.getByRole('button', { name: 'Plan' }).click();
+      const changes = page.getByRole('table', { name: 'Changes', exact: true });
+      await changes.waitFor();
+      expect(await changes.locator('tbody tr td:nth-child(2)').allTextContents()).toEqual([
+        'scope',
+        'scope policy',
+        'stream',
+      ]);
+      const violations = page.getByRole('list', {
+        name: 'Rules of scope policies the document breaks',
+      });
+      expect(await violations.getByRole('listitem').allTextContents()).toEqual([
+        expect.stringContaining(`prn::/scope:${scope}/stream:refunds: streamNames:`),
+      ]);
+      expect(await page.getByRole('button', { name: 'Apply' }).isDisabled()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      expect((await api().get(`/v1/scopes/${scope}`)).status).toBe(404);
+    });
   });
 
   describe('Moving around', () => {

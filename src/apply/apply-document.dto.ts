@@ -1,7 +1,9 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { IsBoolean, IsOptional } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { ListOf } from '../common/list-caps';
 import { IsScopeName } from '../common/validators';
+import { ScopePolicyDto } from '../policies/dto/scope-policy.dto';
 import { CreateReaderGroupDto } from '../reader-groups/dto/create-reader-group.dto';
 import { CreateStreamDto } from '../streams/dto/create-stream.dto';
 import { MAX_DOCUMENT_RESOURCES } from './desired-state';
@@ -27,6 +29,16 @@ export class ApplyScopeDto {
   @IsOptional()
   @ListOf(() => CreateReaderGroupDto, MAX_DOCUMENT_RESOURCES, 'reader groups')
   readerGroups?: CreateReaderGroupDto[];
+
+  /**
+   * The scope's policy, the body of `PUT /v1/scopes/{s}/policy`: it replaces the stored one
+   * (`{}` clears it). Absent, the stored policy is left as it is, `prune` or not.
+   */
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ScopePolicyDto)
+  policy?: ScopePolicyDto;
 }
 
 /**

@@ -47,7 +47,7 @@ export class ApplyController {
     description: 'The `planVersion` of a dry run: refuse (412) if anything it read has changed.',
   })
   @ApiOkResponse({ type: ApplyAnswerDto, description: 'The plan, applied unless `dryRun`.' })
-  @ApiProblemResponses(400, 403, 409, 412, 413, 415, 500, 503)
+  @ApiProblemResponses(400, 403, 409, 412, 413, 415, 422, 500, 503)
   @Needs.anyAccount()
   @OperationOf(Operation.applyDocument)
   applyDocument(

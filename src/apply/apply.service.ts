@@ -21,6 +21,7 @@ import type { ApplyAnswer } from './plan-answer';
 import type { ApplyDocument, DesiredStream } from './desired-state';
 import type { Plan, PlanConflict, PlannedChange } from './planned-change';
 import { PolicyViolationError } from '../policies/policy.errors';
+import { ScopePoliciesService } from '../policies/scope-policies.service';
 import { ApplyConflictError, ApplyForbiddenError } from './apply.errors';
 import { toCurrentState } from './current-state';
 import { makePlan } from './plan';
@@ -34,11 +35,15 @@ export interface ApplyOptions {
 }
 
 /**
- * Changes run in this order, so each finds what it needs: scopes first, groups after the streams
- * they read, pruned streams after the pruned groups that read them. Unchanged ones run nothing.
+ * Changes run in this order, so each finds what it needs: scopes first, then their policies (the
+ * ones the stream changes were judged by), groups after the streams they read, pruned streams
+ * after the pruned groups that read them. Unchanged ones run nothing.
  */
 const ORDER = [
   'scope:create',
+  'scopePolicy:create',
+  'scopePolicy:update',
+  'scopePolicy:delete',
   'stream:create',
   'stream:update',
   'readerGroup:delete',
@@ -71,6 +76,7 @@ export class ApplyService {
     private readonly streams: StreamsService,
     private readonly groups: ReaderGroupsService,
     private readonly audit: AuditService,
+    private readonly policies: ScopePoliciesService,
   ) {}
 
   async apply(
@@ -96,7 +102,13 @@ export class ApplyService {
         const refused = options.dryRun ? await this.refusedReads(plan) : [];
         const conflicts = [...plan.conflicts, ...refused];
         if (conflicts.length > 0) throw new ApplyConflictError(conflicts);
-        if (!options.dryRun) await this.execute(actor, document, plan);
+        if (!options.dryRun) {
+          // Judged as the whole plan, under the policies' locks; a dry run lists them instead.
+          if (plan.violations.length > 0) {
+            throw new PolicyViolationError('Applying the document', plan.violations);
+          }
+          await this.execute(actor, document, plan);
+        }
         return toApplyAnswer(plan, options.dryRun);
       });
     } catch (error) {
@@ -143,15 +155,20 @@ export class ApplyService {
     });
   }
 
+  /**
+   * What the plan reads. The policies are locked last, as a single stream change locks its
+   * stream before its policy, so that neither waits for the other holding what it needs.
+   */
   private async currentState(document: ApplyDocument, lock: boolean) {
     const names = document.scopes.map((s) => s.scopeName);
     const versions = await this.scopes.versionsOf(names, lock);
     const present = [...versions.keys()];
-    return toCurrentState(
-      versions,
-      await this.streams.userStreamsIn(present, lock),
-      await this.groups.groupsIn(present, lock),
-    );
+    return toCurrentState(versions, {
+      streams: await this.streams.userStreamsIn(present, lock),
+      groups: await this.groups.groupsIn(present, lock),
+      activeSegments: await this.streams.activeSegmentsIn(present),
+      policies: await this.policies.policiesOf(present, lock),
+    });
   }
 
   /**
@@ -199,8 +216,6 @@ export class ApplyService {
     for (const change of ordered) {
       for (const operation of operationsOf(change)) {
         await this.run(actor, operation, change, desired).catch((error: unknown) => {
-          // A scope's policy refuses as it would the single request, naming the resource.
-          if (error instanceof PolicyViolationError) throw error.about(change.resource);
           // A change its single request would refuse (a stream a group reads is missing, a
           // stream still read by another group) stops the document, naming the resource.
           if (error instanceof DomainError && error.kind !== 'invalid') {
@@ -227,13 +242,25 @@ export class ApplyService {
     switch (operation) {
       case 'createScope':
         return this.scopes.create(actor, target.scopeName);
+      case 'updateScopePolicy':
+        if (target.kind !== 'scopePolicy') break;
+        return this.policies.replace(actor, target.scopeName, target.policy);
       case 'createStream':
       case 'updateStream': {
         if (target.kind !== 'stream') break;
         const stream = desired.get(`${target.scopeName}/${target.streamName}`)!;
+        // The plan judged it with the rest of the document (plan-policies.ts).
+        const policed = { policyJudged: true };
         return operation === 'createStream'
-          ? this.streams.create(actor, target.scopeName, stream)
-          : this.streams.update(actor, target.scopeName, target.streamName, stream);
+          ? this.streams.create(actor, target.scopeName, stream, policed)
+          : this.streams.update(
+              actor,
+              target.scopeName,
+              target.streamName,
+              stream,
+              undefined,
+              policed,
+            );
       }
       case 'updateStreamState':
         if (target.kind !== 'stream') break;

@@ -1,3 +1,4 @@
+import type { ScopePolicy } from '../policies/scope-policy';
 import type { StreamConfigurationInput } from '../streams/stream-configuration';
 
 /**
@@ -21,6 +22,8 @@ export interface DesiredScope {
   scopeName: string;
   streams?: DesiredStream[];
   readerGroups?: DesiredReaderGroup[];
+  /** The body of `PUT .../policy`: replaces the stored policy. Absent: left as it is. */
+  policy?: ScopePolicy;
 }
 
 /** The desired state of `POST /v1/apply` (docs/extensions.md section 5), already validated. */

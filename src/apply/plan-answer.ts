@@ -1,4 +1,5 @@
 import type { ChangeOperation } from '../auth/needs';
+import type { RuleViolation } from '../common/domain-error';
 import type { ChangeAction, Change, Plan, PlanConflict, PlannedChange } from './planned-change';
 
 /** The answer of `POST /v1/apply` (docs/extensions.md section 5): the plan, and whether it ran. */
@@ -8,6 +9,8 @@ export interface ApplyAnswer {
   changes: Change[];
   summary: Record<ChangeAction, number>;
   conflicts?: PlanConflict[];
+  /** A dry run's: the rules of scopes' policies the plan would break (a real apply is a 422). */
+  violations?: RuleViolation[];
   planVersion: string;
 }
 
@@ -19,6 +22,7 @@ export function operationsOf(change: PlannedChange): ChangeOperation[] {
   const { action, kind } = change;
   if (action === 'unchanged') return [];
   if (kind === 'scope') return ['createScope']; // scopes are never deleted by an apply
+  if (kind === 'scopePolicy') return ['updateScopePolicy']; // a PUT, `{}` for a delete
   if (kind === 'readerGroup')
     return action === 'create' ? ['createReaderGroup'] : ['deleteReaderGroup'];
   if (action === 'create') return ['createStream'];
@@ -33,6 +37,7 @@ export function toApplyAnswer(plan: Plan, dryRun: boolean): ApplyAnswer {
     changes: plan.changes.map(({ target: _target, ...change }) => change),
     summary: plan.summary,
     ...(plan.conflicts.length > 0 ? { conflicts: plan.conflicts } : {}),
+    ...(plan.violations.length > 0 ? { violations: plan.violations } : {}),
     planVersion: plan.planVersion,
   };
 }

@@ -9,6 +9,7 @@ import type { CurrentState } from './current-state';
 import { applyPlan, PlanConflictError } from '../../test/support/plan-execution-model';
 import { renderDesiredStream } from './desired-stream';
 import { makePlan } from './plan';
+import type { ScopePolicy } from '../policies/scope-policy';
 
 const EMPTY: CurrentState = { scopes: [] };
 
@@ -43,6 +44,16 @@ const stream: fc.Arbitrary<DesiredStream> = fc.record(
   { requiredKeys: ['streamName'] },
 );
 
+/** Policies that no stream of `stream` breaks: the planner's violations are tested on their own. */
+const policy: fc.Arbitrary<ScopePolicy> = fc.record(
+  {
+    owner: fc.constantFrom('team-a', 'team-b'),
+    maxStreams: fc.constantFrom(10, 20),
+    retention: fc.record({ maxDays: fc.constantFrom(30, 60) }, { requiredKeys: [] }),
+  },
+  { requiredKeys: [] },
+);
+
 function scope(name: string): fc.Arbitrary<DesiredScope> {
   return fc
     .uniqueArray(stream, { selector: (s) => s.streamName, maxLength: 4 })
@@ -55,6 +66,7 @@ function scope(name: string): fc.Arbitrary<DesiredScope> {
         });
       return fc.record({
         scopeName: fc.constant(name),
+        policy: fc.option(policy, { nil: undefined }),
         streams: fc.constant(streams),
         readerGroups:
           names.length === 0
@@ -106,6 +118,7 @@ describe('makePlan and applyPlan (properties)', () => {
               new Set(g.streams.map((t) => `${desired.scopeName}/${t}`)),
             );
           }
+          if (desired.policy) expect(now.policy.policy).toEqual(desired.policy);
           if (doc.prune) {
             expect(now.streams.map((s) => s.streamName).sort()).toEqual(
               (desired.streams ?? []).map((s) => s.streamName).sort(),
@@ -118,8 +131,9 @@ describe('makePlan and applyPlan (properties)', () => {
         const again = makePlan(doc, after);
         expect(again.conflicts).toEqual([]);
         expect(again.changes.filter((c) => c.action !== 'unchanged')).toEqual([]);
+        // What was deleted is gone from the plan, but a cleared policy is still planned (`{}`).
         expect(again.summary.unchanged).toBe(
-          plan.changes.filter((c) => c.action !== 'delete').length,
+          plan.changes.filter((c) => c.action !== 'delete' || c.kind === 'scopePolicy').length,
         );
         if (changed(plan) === 0) expect(again.planVersion).toBe(plan.planVersion);
         else expect(again.planVersion).not.toBe(plan.planVersion);
@@ -148,10 +162,11 @@ describe('makePlan and applyPlan (properties)', () => {
         const plan = makePlan(doc, before);
         const total = Object.values(plan.summary).reduce((a, b) => a + b, 0);
         expect(total).toBe(plan.changes.length);
-        const resources = plan.changes.map((c) => c.resource);
+        const resources = plan.changes.map((c) => `${c.kind} ${c.resource}`);
         expect(new Set(resources).size).toBe(resources.length);
         for (const c of plan.changes) {
           expect(c.resource).toMatch(/^prn::\/scope:[^/]+(\/(stream|reader-group):[^/]+)?$/);
+          if (c.kind === 'scopePolicy') expect(c.resource).not.toContain('/stream');
           if (c.action === 'update') expect(c.diff).toBeDefined();
           else expect(c.diff).toBeUndefined();
         }
@@ -364,5 +379,70 @@ describe('makePlan (examples)', () => {
       makePlan({ scopes: [{ scopeName: 'ops', streams: [orders] }] }, created),
     );
     expect(makePlan(listed, elsewhere).planVersion).toBe(makePlan(listed, created).planVersion);
+  });
+});
+
+describe('makePlan: scope policies (examples)', () => {
+  const scoped = (policy?: ScopePolicy, prune = false): ApplyDocument => ({
+    scopes: [{ scopeName: 'sales', policy }],
+    prune,
+  });
+  const withPolicy = (policy: ScopePolicy, version = '3'): CurrentState => ({
+    scopes: [
+      {
+        scopeName: 'sales',
+        version: '"1.1"',
+        policy: { policy, version },
+        streams: [],
+        readerGroups: [],
+      },
+    ],
+  });
+  const policyChange = (document: ApplyDocument, state: CurrentState) =>
+    makePlan(document, state).changes.filter((c) => c.kind === 'scopePolicy');
+
+  it('lists the policy right after its scope: create, update by path, delete for {}, or unchanged', () => {
+    const created = makePlan(scoped({ maxStreams: 3 }), EMPTY);
+    expect(
+      created.changes.map(({ action, kind, resource }) => ({ action, kind, resource })),
+    ).toEqual([
+      { action: 'create', kind: 'scope', resource: 'prn::/scope:sales' },
+      { action: 'create', kind: 'scopePolicy', resource: 'prn::/scope:sales' },
+    ]);
+    const stored = withPolicy({ maxStreams: 3, retention: { maxDays: 7 }, owner: 'a' });
+    expect(
+      policyChange(scoped({ maxStreams: 4, retention: { maxDays: 9 }, owner: 'a' }), stored),
+    ).toEqual([
+      expect.objectContaining({
+        action: 'update',
+        diff: [
+          { path: 'maxStreams', before: 3, after: 4 },
+          { path: 'retention.maxDays', before: 7, after: 9 },
+        ],
+      }),
+    ]);
+    expect(policyChange(scoped({}), stored)).toMatchObject([{ action: 'delete' }]);
+    expect(policyChange(scoped({}), stored)[0]).not.toHaveProperty('diff');
+    expect(
+      policyChange(scoped({ owner: 'a', retention: { maxDays: 7 }, maxStreams: 3 }), stored),
+    ).toMatchObject([{ action: 'unchanged' }]);
+    // `{}` over no policy changes nothing; a cleared policy (a row holding `{}`) is none.
+    expect(policyChange(scoped({}), EMPTY)).toMatchObject([{ action: 'unchanged' }]);
+    expect(policyChange(scoped({ owner: 'b' }), withPolicy({}))).toMatchObject([
+      { action: 'create' },
+    ]);
+  });
+
+  it('leaves the stored policy alone when the document sets none, prune or not', () => {
+    const stored = withPolicy({ maxStreams: 3 });
+    expect(policyChange(scoped(undefined, true), stored)).toEqual([]);
+  });
+
+  it("covers the stored policy's version in planVersion, set by the document or not", () => {
+    for (const document of [scoped({ maxStreams: 3 }), scoped(undefined)]) {
+      expect(makePlan(document, withPolicy({ maxStreams: 3 }, '3')).planVersion).not.toBe(
+        makePlan(document, withPolicy({ maxStreams: 3 }, '4')).planVersion,
+      );
+    }
   });
 });

@@ -15,11 +15,14 @@ import { CurrentScope, CurrentState } from './current-state';
 import { configurationDiff } from './configuration-diff';
 import { renderDesiredStream } from './desired-stream';
 import { planVersionOf } from './plan-version';
+import { policyAfter, scopeViolations } from './plan-policies';
+import type { RuleViolation } from '../common/domain-error';
 
 /** What planning one scope found; `read` names every version it looked at. */
 interface ScopePlan {
   changes: PlannedChange[];
   conflicts: PlanConflict[];
+  violations: RuleViolation[];
   read: string[];
   /** Whether the plan's words may name a stream (`scope/stream`) a group reads. */
   shown: (stream: string) => boolean;
@@ -53,6 +56,33 @@ function planListed(
     target,
   });
   return action;
+}
+
+/**
+ * The change of the scope's policy, when the document sets one: create over none (an empty
+ * policy is none), delete for `{}` over one, else update or unchanged by their field diff.
+ */
+function planPolicy(
+  desired: DesiredScope,
+  current: CurrentScope | undefined,
+  out: ScopePlan,
+): void {
+  if (!desired.policy) return;
+  const { scopeName } = desired;
+  const policy = policyAfter(desired, current);
+  const stored = current?.policy.policy ?? {};
+  const had = Object.keys(stored).length > 0;
+  const has = Object.keys(policy).length > 0;
+  const diff = had && has ? configurationDiff(stored, policy) : [];
+  const action: ChangeAction =
+    had === has ? (diff.length > 0 ? 'update' : 'unchanged') : has ? 'create' : 'delete';
+  out.changes.push({
+    action,
+    kind: 'scopePolicy',
+    resource: scopeResource(scopeName),
+    ...(action === 'update' ? { diff } : {}),
+    target: { kind: 'scopePolicy', scopeName, policy },
+  });
 }
 
 function planStreams(
@@ -127,6 +157,7 @@ function versionsRead(scopeName: string, current: CurrentScope | undefined): str
   if (!current) return [`scope:${scopeName}@absent`];
   return [
     `scope:${scopeName}@${current.version}`,
+    `policy:${scopeName}@${current.policy.version}`,
     ...current.streams.map((s) => `stream:${scopeName}/${s.streamName}@${s.version}`),
     ...current.readerGroups.map(
       (g) => `readerGroup:${scopeName}/${g.readerGroupName}@${g.version}`,
@@ -146,9 +177,10 @@ export function makePlan(
   shown: (stream: string) => boolean = () => true,
 ): Plan {
   const scopes = new Map(state.scopes.map((s) => [s.scopeName, s]));
-  const out: ScopePlan = { changes: [], conflicts: [], read: [], shown };
+  const out: ScopePlan = { changes: [], conflicts: [], violations: [], read: [], shown };
   for (const desired of document.scopes) {
     const current = scopes.get(desired.scopeName);
+    const first = out.changes.length;
     out.read.push(...versionsRead(desired.scopeName, current));
     out.changes.push({
       action: current ? 'unchanged' : 'create',
@@ -156,14 +188,17 @@ export function makePlan(
       resource: scopeResource(desired.scopeName),
       target: { kind: 'scope', scopeName: desired.scopeName },
     });
+    planPolicy(desired, current, out);
     planStreams(desired, current, out);
     planReaderGroups(desired, current, out);
     if (document.prune && current) planPrune(desired, current, out);
+    out.violations.push(...scopeViolations(desired, current, out.changes.slice(first)));
   }
   return {
     changes: out.changes,
     summary: summarize(out.changes.map((c) => c.action)),
     conflicts: out.conflicts,
+    violations: out.violations,
     planVersion: planVersionOf(out.read),
   };
 }

@@ -1,8 +1,11 @@
+import type { RuleViolation } from '../common/domain-error';
+import type { ScopePolicy } from '../policies/scope-policy';
 import type { StreamConfigurationView } from './current-state';
 
 export type ChangeAction = 'create' | 'update' | 'delete' | 'unchanged';
-export type ChangeKind = 'scope' | 'stream' | 'readerGroup';
 export const CHANGE_ACTIONS: readonly ChangeAction[] = ['create', 'update', 'delete', 'unchanged'];
+export const CHANGE_KINDS = ['scope', 'scopePolicy', 'stream', 'readerGroup'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 /** One field an update changes; an absent `before`/`after` means the field is absent. */
 export interface FieldDiff {
@@ -23,6 +26,8 @@ export interface Change {
 /** What a change makes of its resource: what executing it (or a model of it) needs. */
 export type ChangeTarget =
   | { kind: 'scope'; scopeName: string }
+  /** The policy the scope is given (`{}` clears it). */
+  | { kind: 'scopePolicy'; scopeName: string; policy: ScopePolicy }
   | {
       kind: 'stream';
       scopeName: string;
@@ -52,6 +57,8 @@ export interface Plan {
   changes: PlannedChange[];
   summary: Record<ChangeAction, number>;
   conflicts: PlanConflict[];
+  /** Every rule of a scope's policy a stream change would break, each naming its resource. */
+  violations: RuleViolation[];
   /** A strong entity tag, quotes included, over every version the plan read. */
   planVersion: string;
 }

@@ -240,4 +240,40 @@ describe('validateApplyDocument', () => {
       ),
     );
   });
+
+  it("validates a scope's policy as the PUT of a policy does, naming each full path", () => {
+    const policy = { maxStreams: 3, retention: { maxDays: 30 }, streamNames: ['o-*'] };
+    const doc = validateApplyDocument({ scopes: [{ scopeName: 'sales', policy }] });
+    expect(doc.scopes[0].policy).toEqual(policy);
+    expect(
+      validateApplyDocument({ scopes: [{ scopeName: 's', policy: {} }] }).scopes[0].policy,
+    ).toEqual({});
+    const refused = (policy: unknown) =>
+      refusalOf({ scopes: [{ scopeName: 'ok' }, { scopeName: 'sales', policy }] }).violations;
+    expect(
+      refused({
+        maxStreams: -1,
+        maxSegmentsPerStream: 'many',
+        retention: { maxDays: 0, forever: true },
+        streamNames: ['a', 'a'],
+        scalingTypes: [],
+        maxstreams: 3,
+      })
+        .map((v) => v.field)
+        .sort(),
+    ).toEqual(
+      [
+        'scopes[1].policy.maxSegmentsPerStream',
+        'scopes[1].policy.maxStreams',
+        'scopes[1].policy.maxstreams',
+        'scopes[1].policy.retention.forever',
+        'scopes[1].policy.retention.maxDays',
+        'scopes[1].policy.scalingTypes',
+        'scopes[1].policy.streamNames[1]',
+      ].sort(),
+    );
+    expect(new Set(violationsOf({ scopes: [{ scopeName: 's', policy: 'none' }] }))).toEqual(
+      new Set(['scopes[0].policy']),
+    );
+  });
 });

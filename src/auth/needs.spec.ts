@@ -6,6 +6,7 @@ import { parseAcl } from './acl';
 import { CHANGE_ACCESS, ChangeOperation, seesHealthDetails } from './needs';
 import { Principal, UNAUTHENTICATED_PRINCIPAL } from './principal';
 import { HealthController } from '../health/health.controller';
+import { ScopePoliciesController } from '../policies/scope-policies.controller';
 
 /** Each operation's route: its controller and handler name. */
 const ROUTES: Record<ChangeOperation, [{ prototype: object }, string]> = {
@@ -16,6 +17,7 @@ const ROUTES: Record<ChangeOperation, [{ prototype: object }, string]> = {
   deleteStream: [StreamsController, 'deleteStream'],
   createReaderGroup: [ReaderGroupsController, 'createReaderGroup'],
   deleteReaderGroup: [ReaderGroupsController, 'deleteReaderGroup'],
+  updateScopePolicy: [ScopePoliciesController, 'updateScopePolicy'],
 };
 
 const PARAMS = { scopeName: 's', streamName: 't', readerGroupName: 'g' };

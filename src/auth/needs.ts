@@ -90,6 +90,7 @@ export const CHANGE_ACCESS = {
   deleteStream: { permission: READ_UPDATE, resource: stream },
   createReaderGroup,
   deleteReaderGroup: { permission: READ_UPDATE, resource: group },
+  updateScopePolicy: { permission: READ_UPDATE, resource: root },
 } satisfies Partial<Record<OperationId, AccessRule>>;
 
 export type ChangeOperation = keyof typeof CHANGE_ACCESS;

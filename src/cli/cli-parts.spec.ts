@@ -168,6 +168,36 @@ describe('formatPlan', () => {
     expect(text).toContain('1 to create, 1 to update, 0 to delete, 1 unchanged');
     expect(changeCount(plan)).toBe(2);
   });
+
+  it("shows a scope's policy change with its fields, and a dry run's violations", () => {
+    const policed = {
+      ...plan,
+      changes: [
+        {
+          action: 'update' as const,
+          kind: 'scopePolicy' as const,
+          resource: 'prn::/scope:s',
+          diff: [{ path: 'retention.maxDays', before: 30, after: 7 }],
+        },
+      ],
+      violations: [
+        {
+          rule: 'maxStreams',
+          limit: 1,
+          actual: 2,
+          detail: 'The change would make 2 user streams in the scope, over the limit of 1.',
+          resource: 'prn::/scope:s/stream:b',
+        },
+      ],
+    };
+    const text = stripVTControlCharacters(formatPlan(policed));
+    expect(text).toContain('~ update    scopePolicy prn::/scope:s');
+    expect(text).toContain('retention.maxDays: 30 -> 7');
+    expect(text).toContain(
+      'Policy violation: prn::/scope:s/stream:b: maxStreams: The change would make 2 user streams',
+    );
+    expect(stripVTControlCharacters(formatPlan(plan))).not.toContain('violation');
+  });
 });
 
 describe('colourWanted', () => {

@@ -5,6 +5,7 @@ import type { components, paths } from './generated/api';
 import { clientToken } from './client-token';
 import type { Credentials } from './credentials';
 import { CliError, exitCodeOf, unreachable, usageError } from './exit-codes';
+import { violationLine } from './plan-diff';
 
 export type ApiPaths = paths;
 export type Api = Client<ApiPaths>;
@@ -118,9 +119,7 @@ export function answerError(response: Response, error: unknown): CliError {
     details.push(c.message ? `${c.resource}: ${c.message}` : c.resource);
   }
   // A policy's refusal: each rule broken, and of which resource when an apply changes several.
-  for (const v of problem.violations ?? []) {
-    details.push(`${v.resource ? `${v.resource}: ` : ''}${v.rule}: ${v.detail}`);
-  }
+  for (const v of problem.violations ?? []) details.push(violationLine(v));
   return new CliError(message, exitCodeOf(response.status), details, problem.code);
 }
 

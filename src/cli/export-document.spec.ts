@@ -100,8 +100,14 @@ describe('export document', () => {
         onlineReaderIds: ['r1'],
       }),
     ).toEqual({ readerGroupName: 'g', streams: ['orders', 'ops/orders'] });
-    expect(toApplyDocument([{ scopeName: 'empty', streams: [], readerGroups: [] }])).toEqual({
+    expect(
+      toApplyDocument([{ scopeName: 'empty', policy: {}, streams: [], readerGroups: [] }]),
+    ).toEqual({
       scopes: [{ scopeName: 'empty', streams: [], readerGroups: [] }],
+    });
+    const policy = { maxStreams: 3, retention: { maxDays: 7 } };
+    expect(toApplyDocument([{ scopeName: 'set', policy, streams: [], readerGroups: [] }])).toEqual({
+      scopes: [{ scopeName: 'set', policy, streams: [], readerGroups: [] }],
     });
   });
 });
@@ -111,6 +117,7 @@ describe('export, apply on an empty service, export again (model)', () => {
   const exported = (state: CurrentState): ExportedScope[] =>
     state.scopes.map((scope) => ({
       scopeName: scope.scopeName,
+      policy: scope.policy.policy,
       streams: scope.streams.map((s) => ({
         scopeName: scope.scopeName,
         streamName: s.streamName,
@@ -128,6 +135,7 @@ describe('export, apply on an empty service, export again (model)', () => {
     const scope = (scopeName: string) =>
       fc.record({
         scopeName: fc.constant(scopeName),
+        policy: fc.constantFrom(undefined, {}, { owner: 'team', maxStreams: 9 }),
         streams: fc.uniqueArray(
           desired.chain((d) =>
             fc.constantFrom('a', 'b', 'c').map((streamName) => ({ ...d, streamName })),

@@ -50,15 +50,21 @@ export function toDesiredReaderGroup(group: Schemas['ReaderGroupProperty']): Des
 
 export interface ExportedScope {
   scopeName: string;
+  /** As `GET .../policy` answers it: `{}` when none is set. */
+  policy: Schemas['ScopePolicy'];
   streams: Schemas['StreamProperty'][];
   readerGroups: Schemas['ReaderGroupProperty'][];
 }
 
-/** The document that `apply` turns an empty service into this one with. */
+/**
+ * The document that `apply` turns an empty service into this one with. A scope without a policy
+ * has no `policy`: applied, the document then leaves a policy set meanwhile as it is.
+ */
 export function toApplyDocument(scopes: ExportedScope[]): ApplyDocument {
   return {
     scopes: scopes.map((scope): DesiredScope => ({
       scopeName: scope.scopeName,
+      ...(Object.keys(scope.policy).length > 0 ? { policy: scope.policy } : {}),
       streams: scope.streams.map(toDesiredStream),
       readerGroups: scope.readerGroups.map(toDesiredReaderGroup),
     })),

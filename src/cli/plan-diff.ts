@@ -1,6 +1,7 @@
 import { pc } from './colours';
 import type { ApplyAnswer } from '../apply/plan-answer';
 import type { Change, ChangeAction, FieldDiff } from '../apply/planned-change';
+import type { RuleViolation } from '../common/domain-error';
 
 const MARK: Record<ChangeAction, string> = {
   create: '+',
@@ -24,11 +25,16 @@ function fieldLine(diff: FieldDiff): string {
 
 function changeLines(change: Change): string[] {
   const paint = COLOUR[change.action];
+  // `scopePolicy`, the longest kind, sets the column's width.
   const head = paint(
     `  ${MARK[change.action]} ${change.action.padEnd(9)} ${change.kind.padEnd(11)} ${change.resource}`,
   );
   return [head, ...(change.diff ?? []).map(fieldLine)];
 }
+
+/** A broken rule of a scope's policy in one line: what it concerns, the rule, why. */
+export const violationLine = (v: RuleViolation): string =>
+  `${v.resource ? `${v.resource}: ` : ''}${v.rule}: ${v.detail}`;
 
 /** The total of changes that are not `unchanged`. */
 export const changeCount = (answer: ApplyAnswer): number =>
@@ -46,5 +52,8 @@ export function formatPlan(answer: ApplyAnswer): string {
   );
   for (const c of answer.conflicts ?? [])
     lines.push(pc.red(`Conflict: ${c.resource}: ${c.message}`));
+  // A dry run's: the apply itself would be refused (422) until the document complies.
+  for (const v of answer.violations ?? [])
+    lines.push(pc.red(`Policy violation: ${violationLine(v)}`));
   return lines.join('\n');
 }

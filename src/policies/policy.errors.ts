@@ -7,18 +7,12 @@ export class PolicyViolationError extends DomainError {
   readonly code = 'POLICY_VIOLATION';
 
   constructor(
-    private readonly what: string,
+    what: string,
     override readonly ruleViolations: RuleViolation[],
   ) {
     super(
       `${what} would break ${ruleViolations.length === 1 ? 'a rule' : `${ruleViolations.length} rules`} ` +
         `of the scope's policy: ${ruleViolations.map((v) => v.rule).join(', ')}`,
     );
-  }
-
-  /** The same refusal, each violation naming `resource`: a change of an apply's document. */
-  about(resource: string): PolicyViolationError {
-    const named = this.ruleViolations.map((violation) => ({ ...violation, resource }));
-    return new PolicyViolationError(this.what, named);
   }
 }

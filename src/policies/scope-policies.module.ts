@@ -9,6 +9,6 @@ import { ScopePoliciesService } from './scope-policies.service';
   imports: [AuditModule, ScopesModule],
   controllers: [ScopePoliciesController],
   providers: [ScopePoliciesService, ScopePoliciesRepository],
-  exports: [ScopePoliciesRepository],
+  exports: [ScopePoliciesRepository, ScopePoliciesService],
 })
 export class ScopePoliciesModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { In } from 'typeorm';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import { ReadByKey } from '../database/statements-built-once';
@@ -43,6 +44,23 @@ export class ScopePoliciesRepository {
   async find(scope: string, lock = false): Promise<StoredPolicy> {
     const stored = await (lock ? LOCKED_BY_SCOPE : BY_SCOPE).one(this.db.tx, [scope]);
     return stored ? { policy: policyOf(stored.policy), version: stored.version } : NO_POLICY;
+  }
+
+  /**
+   * The policies of several scopes (an apply's), each scope without one absent from the map.
+   * With `lock`, as {@link find}: the listed scopes' policed changes wait for the transaction.
+   */
+  async findMany(scopes: string[], lock: boolean): Promise<Map<string, StoredPolicy>> {
+    if (scopes.length === 0) return new Map();
+    const rows = await this.policies.find({
+      select: { scopeName: true, policy: true, version: true },
+      where: { scopeName: In(scopes) },
+      order: { scopeName: 'ASC' },
+      ...(lock && { lock: { mode: 'for_no_key_update' } }),
+    });
+    return new Map(
+      rows.map((row) => [row.scopeName, { policy: policyOf(row.policy), version: row.version }]),
+    );
   }
 
   /**

@@ -9,7 +9,7 @@ import { ScopeNotFoundError } from '../scopes/scope.errors';
 import { ScopesService } from '../scopes/scopes.service';
 import type { ScopePolicyDto } from './dto/scope-policy.dto';
 import { ScopePoliciesRepository, StoredPolicy } from './scope-policies.repository';
-import { policyOf } from './scope-policy';
+import { policyOf, type ScopePolicy } from './scope-policy';
 
 /** A scope's policy with what its entity tag is made of. */
 interface PolicyState extends StoredPolicy {
@@ -41,11 +41,19 @@ export class ScopePoliciesService {
     return Tagged.of(state.policy, versionOf(state));
   }
 
+  /**
+   * The stored policies of existing scopes, those without one absent. With `lock`, the scopes'
+   * policed stream changes wait until the transaction ends (an apply judges them itself).
+   */
+  policiesOf(scopes: string[], lock: boolean): Promise<Map<string, StoredPolicy>> {
+    return this.policies.findMany(scopes, lock);
+  }
+
   /** Replaces the scope's whole policy; `{}` clears it. */
   replace(
     actor: Actor,
     scope: string,
-    body: ScopePolicyDto,
+    body: ScopePolicy,
     condition?: TagCondition,
   ): Promise<Tagged<ScopePolicyDto>> {
     const policy = policyOf(body);

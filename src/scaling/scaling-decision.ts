@@ -9,3 +9,8 @@ export function needsRescale(policy: ScalingPolicy, activeSegments: number): boo
     ? activeSegments !== policy.minSegments
     : activeSegments < policy.minSegments;
 }
+
+/** How many segments a stream of `activeSegments` active ones has once `policy` is applied. */
+export function activeSegmentsAfter(policy: ScalingPolicy, activeSegments: number): number {
+  return needsRescale(policy, activeSegments) ? policy.minSegments : activeSegments;
+}

@@ -382,18 +382,39 @@ export class StreamsRepository {
    * segments are not active, and it is absent.
    */
   async activeSegmentsByStream(scope: string): Promise<Map<string, number>> {
-    const counts = await this.segments
-      .createQueryBuilder('g')
+    const counts = await this.activeUserSegments()
+      .andWhere('g.scope_name = :scope', { scope })
       .select('g.stream_name', 'name')
       .addSelect('count(*)::int', 'count')
-      .innerJoin(StreamEntity, 's', 's.scope_name = g.scope_name AND s.name = g.stream_name')
-      .where('g.scope_name = :scope', { scope })
-      .andWhere('g.sealed_in IS NULL')
-      .andWhere(`s.state = 'ACTIVE'`)
-      .andWhere(USER)
       .groupBy('g.stream_name')
       .getRawMany<{ name: string; count: number }>();
     return new Map(counts.map((c) => [c.name, c.count]));
+  }
+
+  /**
+   * The active segments of each active user stream of the scopes, by scoped name
+   * (`scope/stream`), in one grouped read; a stream without active segments is absent.
+   */
+  async activeSegmentCounts(scopes: string[]): Promise<Map<string, number>> {
+    if (scopes.length === 0) return new Map();
+    const rows = await this.activeUserSegments()
+      .andWhere('g.scope_name = ANY(:scopes)', { scopes })
+      .select(`g.scope_name || '/' || g.stream_name`, 'stream')
+      .addSelect('count(*)::int', 'count')
+      .groupBy('g.scope_name')
+      .addGroupBy('g.stream_name')
+      .getRawMany<{ stream: string; count: number }>();
+    return new Map(rows.map((row) => [row.stream, row.count]));
+  }
+
+  /** The active segments of active user streams: what a policy's segment limits count. */
+  private activeUserSegments() {
+    return this.segments
+      .createQueryBuilder('g')
+      .innerJoin(StreamEntity, 's', 's.scope_name = g.scope_name AND s.name = g.stream_name')
+      .where('g.sealed_in IS NULL')
+      .andWhere(`s.state = 'ACTIVE'`)
+      .andWhere(USER);
   }
 
   /**

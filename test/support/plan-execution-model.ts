@@ -1,5 +1,8 @@
 import type { CurrentScope, CurrentState } from '../../src/apply/current-state';
 import type { Plan, PlannedChange } from '../../src/apply/planned-change';
+import { NO_POLICY } from '../../src/policies/scope-policies.repository';
+import { activeSegmentsAfter } from '../../src/scaling/scaling-decision';
+import type { ScalingPolicy } from '../../src/streams/scaling-policy';
 
 /** Raised when a plan with conflicts is applied: the whole document is refused. */
 export class PlanConflictError extends Error {
@@ -18,10 +21,20 @@ function applyChange(state: CurrentState, change: PlannedChange): void {
   const { action, target } = change;
   if (action === 'unchanged') return;
   if (target.kind === 'scope') {
-    state.scopes.push({ scopeName: target.scopeName, version: '', streams: [], readerGroups: [] });
+    state.scopes.push({
+      scopeName: target.scopeName,
+      version: '',
+      policy: NO_POLICY,
+      streams: [],
+      readerGroups: [],
+    });
     return;
   }
   const scope = scopeOf(state, target.scopeName);
+  if (target.kind === 'scopePolicy') {
+    scope.policy = { policy: target.policy, version: `${scope.policy.version}+` };
+    return;
+  }
   if (target.kind === 'stream') {
     const index = scope.streams.findIndex((s) => s.streamName === target.streamName);
     if (action === 'delete') scope.streams.splice(index, 1);
@@ -30,13 +43,16 @@ function applyChange(state: CurrentState, change: PlannedChange): void {
         streamName: target.streamName,
         configuration: target.configuration!,
         sealed: false,
+        activeSegments: (target.configuration!.scalingPolicy as ScalingPolicy).minSegments,
         version: '',
       });
     } else {
       const stream = scope.streams[index];
+      const scaling = target.configuration!.scalingPolicy as ScalingPolicy;
       scope.streams[index] = {
         ...stream,
         configuration: target.configuration!,
+        activeSegments: activeSegmentsAfter(scaling, stream.activeSegments),
         version: `${stream.version}+`,
       };
     }

@@ -1,10 +1,13 @@
 import { ApiProperty, ApiSchema } from '@nestjs/swagger';
-import { CHANGE_ACTIONS } from '../planned-change';
-import { ProblemConflictDto } from '../../http/problem-document.dto';
+import { CHANGE_ACTIONS, CHANGE_KINDS } from '../planned-change';
+import { ProblemConflictDto, ProblemPolicyViolationDto } from '../../http/problem-document.dto';
 
 @ApiSchema({ name: 'ApplyFieldDiff' })
 export class ApplyFieldDiffDto {
-  /** The field, by its path in the stream's properties. @example "scalingPolicy.minSegments" */
+  /**
+   * The field, by its path in the stream's properties or the scope's policy.
+   * @example "scalingPolicy.minSegments"
+   */
   path: string;
   /** The value now; absent when the field is absent. @example 1 */
   @ApiProperty({ required: false })
@@ -18,7 +21,8 @@ export class ApplyFieldDiffDto {
 export class ApplyChangeDto {
   @ApiProperty({ enum: CHANGE_ACTIONS })
   action: string;
-  @ApiProperty({ enum: ['scope', 'stream', 'readerGroup'] })
+  /** `scopePolicy`: the policy of the scope `resource` names, right after the scope's change. */
+  @ApiProperty({ enum: CHANGE_KINDS })
   kind: string;
   /** The resource, named as in ACLs. @example "prn::/scope:sales/stream:orders" */
   resource: string;
@@ -49,6 +53,11 @@ export class ApplyAnswerDto {
   summary: ApplySummaryDto;
   /** Resources that stop the document (never in a 200; see the 409). */
   conflicts?: ProblemConflictDto[];
+  /**
+   * A dry run's: every rule of a scope's policy the plan would break, each naming its resource
+   * (a real apply refuses them with 422 `POLICY_VIOLATION`). Absent when none.
+   */
+  violations?: ProblemPolicyViolationDto[];
   /**
    * A strong entity tag over every version the plan read: send it back as `If-Match`.
    * @example "\"n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sEbDWbB8\""

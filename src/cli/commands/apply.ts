@@ -3,8 +3,8 @@ import { createInterface } from 'node:readline/promises';
 import type { ApplyDocument } from '../../apply/desired-state';
 import { call } from '../client';
 import { readDocument } from '../document-file';
-import { usageError } from '../exit-codes';
-import { changeCount, formatPlan } from '../plan-diff';
+import { CliError, exitCodeOf, usageError } from '../exit-codes';
+import { changeCount, formatPlan, violationLine } from '../plan-diff';
 import { action } from './action';
 
 async function confirmed(question: string): Promise<boolean> {
@@ -35,6 +35,15 @@ export function applyCommand(): Command {
         const plan = planned.data;
         if (options.dryRun || changeCount(plan) === 0) {
           return { body: plan, table: () => formatPlan(plan) };
+        }
+        // The apply would be refused (422): asking first would be asking for nothing.
+        if (plan.violations?.length) {
+          throw new CliError(
+            'Nothing was applied: the document breaks rules of scope policies',
+            exitCodeOf(422),
+            plan.violations.map(violationLine),
+            'POLICY_VIOLATION',
+          );
         }
         if (ctx.format === 'table') ctx.print({ table: () => formatPlan(plan) });
         else if (!options.yes) process.stderr.write(`${formatPlan(plan)}\n`);

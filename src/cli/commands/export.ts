@@ -59,12 +59,18 @@ async function exportScope(url: string, api: Api, scopeName: string): Promise<Ex
     );
     readerGroups.push(data);
   }
-  return { scopeName, streams, readerGroups };
+  const { data: policy } = await call(
+    url,
+    api.GET('/v1/scopes/{scopeName}/policy', { params: { path } }),
+  );
+  return { scopeName, policy, streams, readerGroups };
 }
 
 export function exportCommand(): Command {
   return new Command('export')
-    .description('write the scopes, streams and reader groups as a document for `apply`')
+    .description(
+      'write the scopes (with their policies), streams and reader groups as a document for `apply`',
+    )
     .option('--scope <scope>', 'only this scope')
     .action(
       action(async (ctx, _args, options) => {

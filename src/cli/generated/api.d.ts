@@ -1338,6 +1338,11 @@ export interface components {
             streams?: components["schemas"]["CreateStreamRequest"][];
             /** @description Created when missing; an existing group that reads other streams is a conflict. */
             readerGroups?: components["schemas"]["CreateReaderGroupRequest"][];
+            /**
+             * @description The scope's policy, the body of `PUT /v1/scopes/{s}/policy`: it replaces the stored one
+             *     (`{}` clears it). Absent, the stored policy is left as it is, `prune` or not.
+             */
+            policy?: components["schemas"]["ScopePolicy"];
         };
         ApplyDocument: {
             scopes: components["schemas"]["ApplyScope"][];
@@ -1356,7 +1361,7 @@ export interface components {
              */
             after?: Record<string, never>;
             /**
-             * @description The field, by its path in the stream's properties.
+             * @description The field, by its path in the stream's properties or the scope's policy.
              * @example scalingPolicy.minSegments
              */
             path: string;
@@ -1364,8 +1369,11 @@ export interface components {
         ApplyChange: {
             /** @enum {string} */
             action: "create" | "update" | "delete" | "unchanged";
-            /** @enum {string} */
-            kind: "scope" | "stream" | "readerGroup";
+            /**
+             * @description `scopePolicy`: the policy of the scope `resource` names, right after the scope's change.
+             * @enum {string}
+             */
+            kind: "scope" | "scopePolicy" | "stream" | "readerGroup";
             /**
              * @description The resource, named as in ACLs.
              * @example prn::/scope:sales/stream:orders
@@ -1389,6 +1397,11 @@ export interface components {
             summary: components["schemas"]["ApplySummary"];
             /** @description Resources that stop the document (never in a 200; see the 409). */
             conflicts?: components["schemas"]["ProblemConflict"][];
+            /**
+             * @description A dry run's: every rule of a scope's policy the plan would break, each naming its resource
+             *     (a real apply refuses them with 422 `POLICY_VIOLATION`). Absent when none.
+             */
+            violations?: components["schemas"]["ProblemPolicyViolation"][];
             /**
              * @description A strong entity tag over every version the plan read: send it back as `If-Match`.
              * @example \n4bQgYhMfWWaL-qgxVrQFaO_TxsrC4Is0V1sEbDWbB8\

@@ -23,3 +23,25 @@ export const ACTION_MARKS: Record<string, string> = {
   update: '~',
   unchanged: '=',
 };
+
+/** A change's kind in words (the API's are identifiers). */
+export function kindWords(kind: string): string {
+  return KIND_WORDS[kind] ?? kind;
+}
+
+const KIND_WORDS: Record<string, string> = {
+  scope: 'scope',
+  scopePolicy: 'scope policy',
+  stream: 'stream',
+  readerGroup: 'reader group',
+};
+
+/** A rule of a scope's policy a plan breaks, as one line: what it concerns, the rule, why. */
+export function violationWords(violation: {
+  rule: string;
+  detail: string;
+  resource?: string;
+}): string {
+  const about = violation.resource ? `${violation.resource}: ` : '';
+  return `${about}${violation.rule}: ${violation.detail}`;
+}

@@ -7,7 +7,7 @@ import { TextAreaField } from '../components/field';
 import { Screen } from '../components/screen';
 import { useAction } from '../state/use-action';
 import { documentMediaType } from './apply-document';
-import { PlanTable } from './plan-table';
+import { PlanTable, PolicyViolations } from './plan-table';
 
 /**
  * Sends the document as it was typed or uploaded, JSON or YAML: the API parses and judges it.
@@ -62,6 +62,8 @@ export function ApplyScreen() {
     });
   };
   const stale = plan !== undefined && plan.text !== text;
+  // A plan that breaks a policy would be refused (422): it is shown, not offered.
+  const refused = (plan?.result.violations?.length ?? 0) > 0;
   const fieldErrors = action.error?.problem?.errors ?? [];
   const conflict = action.error?.code === 'PRECONDITION_FAILED';
   return (
@@ -96,7 +98,7 @@ export function ApplyScreen() {
           </button>
           <button
             type="button"
-            disabled={action.busy || !plan || stale}
+            disabled={action.busy || !plan || stale || refused}
             onClick={() => void applyIt()}
           >
             Apply
@@ -119,6 +121,15 @@ export function ApplyScreen() {
             </li>
           ))}
         </ul>
+      )}
+      <PolicyViolations violations={action.error?.problem?.violations} />
+      {refused && (
+        <>
+          <p class="notice">
+            The document breaks rules of scope policies: it cannot be applied until it complies.
+          </p>
+          <PolicyViolations violations={plan?.result.violations} />
+        </>
       )}
       {stale && (
         <p class="notice">The document changed since the plan: plan it again to apply it.</p>

@@ -1,7 +1,7 @@
-import type { ApplyChange, ApplyResult } from '../api/types';
+import type { ApplyChange, ApplyResult, PolicyViolation } from '../api/types';
 import { Link } from '../routing/router';
 import { pathOf, routeOfResource } from '../routing/routes';
-import { ACTION_MARKS, diffValue } from './apply-document';
+import { ACTION_MARKS, diffValue, kindWords, violationWords } from './apply-document';
 
 function Resource({ change }: { change: ApplyChange }) {
   const route = change.action === 'delete' ? undefined : routeOfResource(change.resource);
@@ -9,6 +9,22 @@ function Resource({ change }: { change: ApplyChange }) {
     <Link href={pathOf(route)}>{change.resource}</Link>
   ) : (
     <>{change.resource}</>
+  );
+}
+
+/** The rules of scopes' policies a plan breaks (a dry run's), or that refused an apply (a 422's). */
+export function PolicyViolations({
+  violations,
+}: {
+  violations?: readonly Pick<PolicyViolation, 'rule' | 'detail' | 'resource'>[];
+}) {
+  if (!violations?.length) return null;
+  return (
+    <ul class="errors" aria-label="Rules of scope policies the document breaks">
+      {violations.map((violation, i) => (
+        <li key={i}>{violationWords(violation)}</li>
+      ))}
+    </ul>
   );
 }
 
@@ -33,12 +49,13 @@ export function PlanTable({ result, heading }: { result: ApplyResult; heading: s
         </thead>
         <tbody>
           {result.changes.map((change) => (
-            <tr key={change.resource} class={`action-${change.action}`}>
+            // A scope and its policy share a resource.
+            <tr key={`${change.kind} ${change.resource}`} class={`action-${change.action}`}>
               <td>
                 <span aria-hidden="true">{ACTION_MARKS[change.action]} </span>
                 {change.action}
               </td>
-              <td>{change.kind}</td>
+              <td>{kindWords(change.kind)}</td>
               <td>
                 <Resource change={change} />
               </td>
