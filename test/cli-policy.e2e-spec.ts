@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
@@ -127,5 +127,23 @@ describe('tributary scopes policy and set-policy (e2e)', () => {
     const absent = await cli(['scopes', 'set-policy', 'sales', '-f', join(dir, 'absent.yaml')]);
     expect(absent.code).toBe(1);
     expect(absent.stderr).toContain('cannot read');
+  });
+
+  it("runs the README's example of a platform team's scope: apply, a refused create, the policy's use", async () => {
+    const readme = await readFile(join(__dirname, '..', 'README.md'), 'utf8');
+    const teams = /```yaml\n# teams\.yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(teams).toBeDefined();
+    const path = await file('teams.yaml', teams!);
+    const planned = await cli(['apply', '-f', path, '--dry-run', '-o', 'table']);
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toMatch(/create\s+scopePolicy\s+prn::\/scope:payments/);
+    expect((await cli(['apply', '-f', path, '--yes', '-o', 'json'])).code).toBe(0);
+    const refused = await cli(['streams', 'create', 'payments', 'refunds']);
+    expect(refused.code).toBe(5);
+    const said = [...readme.matchAll(/^# {3}(\w[\w.]*: .*)$/gm)].map((line) => line[1]);
+    expect(said).toHaveLength(3);
+    for (const line of said) expect(refused.stderr).toContain(line);
+    const shown = await cli(['scopes', 'policy', 'payments', '-o', 'table']);
+    expect(shown.stdout).toContain('Use: 1 of 20 streams, 4 of 64 active segments');
   });
 });
