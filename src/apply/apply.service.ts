@@ -156,18 +156,21 @@ export class ApplyService {
   }
 
   /**
-   * What the plan reads. The policies are locked last, as a single stream change locks its
-   * stream before its policy, so that neither waits for the other holding what it needs.
+   * What the plan reads. The policies are locked right after the scopes, before any stream is
+   * read: a single change a policy limits takes its policy before its stream too, so neither
+   * waits for the other holding what it needs, and the streams and segments the plan counts are
+   * those the changes before it left (the policy's lock makes them take turns).
    */
   private async currentState(document: ApplyDocument, lock: boolean) {
     const names = document.scopes.map((s) => s.scopeName);
     const versions = await this.scopes.versionsOf(names, lock);
     const present = [...versions.keys()];
+    const policies = await this.policies.policiesOf(present, lock);
     return toCurrentState(versions, {
+      policies,
       streams: await this.streams.userStreamsIn(present, lock),
       groups: await this.groups.groupsIn(present, lock),
       activeSegments: await this.streams.activeSegmentsIn(present),
-      policies: await this.policies.policiesOf(present, lock),
     });
   }
 

@@ -22,6 +22,7 @@ import { planScale, type ScaleOutcome, type ScaleStart } from '../scaling/manual
 import { nextEpochTime } from '../scaling/scaling-history';
 import { isRateType } from '../streams/scaling-policy';
 import { SegmentsService } from '../streams/segments.service';
+import type { HeldPolicy, PolicySource } from '../streams/stream-policy-checks.service';
 import type { Stream } from '../streams/stream';
 import { toStreamProperty } from '../streams/stream.mapper';
 import { StreamsService } from '../streams/streams.service';
@@ -50,6 +51,8 @@ interface Round {
   now: number;
   /** False for a dry run: nothing is written, and the policy's row is read, not locked. */
   write: boolean;
+  /** The scope's policy: held under its row lock, or read by a dry run. */
+  policy: PolicySource;
 }
 
 /**
@@ -87,7 +90,7 @@ export class LoadReportsService {
   ): Promise<LoadAnswer> {
     if (dryRun) {
       return this.segments.inSnapshot(scope, name, async (stream) => {
-        return (await this.run(stream, reports, false)).result;
+        return (await this.run(stream, reports, 'read')).result;
       });
     }
     const answer = await this.streams.changeUserStream(
@@ -95,19 +98,21 @@ export class LoadReportsService {
       scope,
       name,
       undefined,
-      async (stream) => {
-        const taken = await this.run(stream, reports, true);
+      async (stream, policy) => {
+        const taken = await this.run(stream, reports, policy);
         return { result: taken.result, also: taken.scales };
       },
+      { policed: true },
     );
     this.metrics.loadOutcomes(answer.results.map((r) => r.outcome));
     return answer;
   }
 
+  /** The reports on `stream`; with the policy it holds, made, and with `read`, a dry run. */
   private async run(
     stream: Stream,
     reports: LoadReport[],
-    write: boolean,
+    policy: PolicySource,
   ): Promise<{ result: LoadAnswer; scales: Recorded[] }> {
     const start = await this.segments.scaleStart(stream);
     const ignoredAll = (reason: LoadReason) => ({
@@ -125,10 +130,10 @@ export class LoadReportsService {
     if (!isRateType(stream.configuration.scaling.type)) return ignoredAll('FIXED_POLICY');
 
     const { scopeName: scope, name } = stream;
-    const round = await this.roundOf(stream, start, Date.now(), write);
+    const round = await this.roundOf(stream, start, Date.now(), policy);
     const results: LoadResult[] = [];
     for (const report of reports) results.push(await this.taken(round, report));
-    if (write && (round.reported.size > 0 || round.sealed.length > 0)) {
+    if (round.write && (round.reported.size > 0 || round.sealed.length > 0)) {
       await this.loads.reported(scope, name, round.now, this.remembered(round), round.sealed);
     }
     return { result: { epoch: round.start.epoch, results }, scales: round.scales };
@@ -160,12 +165,12 @@ export class LoadReportsService {
    * is read again. Audited as the principal `system:autoscale`.
    */
   silence(scope: string, name: string, now: number, silenceMs: number): Promise<void> {
-    return this.streams.changeUserStream(SWEEPER, scope, name, undefined, async (stream) => {
+    const sweep = async (stream: Stream, policy: HeldPolicy) => {
       const [found] = await this.loads.silent(now, silenceMs, 1, { scope, stream: name });
       const scaling = stream.configuration.scaling;
       if (!found || stream.state === 'SEALED' || !isRateType(scaling.type))
         return { result: undefined };
-      const round = await this.roundOf(stream, await this.segments.scaleStart(stream), now, true);
+      const round = await this.roundOf(stream, await this.segments.scaleStart(stream), now, policy);
       const because = `no report for more than ${silenceMs / 1000} s`;
       const outcomes: LoadOutcome[] = [];
       for (const number of found.segments) {
@@ -184,6 +189,9 @@ export class LoadReportsService {
       await this.loads.swept(scope, name, this.remembered(round), round.sealed);
       this.metrics.loadOutcomes(outcomes);
       return { result: undefined, also: round.scales };
+    };
+    return this.streams.changeUserStream(SWEEPER, scope, name, undefined, sweep, {
+      policed: true,
     });
   }
 
@@ -191,7 +199,7 @@ export class LoadReportsService {
     stream: Stream,
     start: ScaleStart & { timestamp: number },
     now: number,
-    write: boolean,
+    policy: PolicySource,
   ): Promise<Round> {
     return {
       stream,
@@ -201,7 +209,8 @@ export class LoadReportsService {
       sealed: [],
       scales: [],
       now,
-      write,
+      write: policy !== 'read',
+      policy,
     };
   }
 
@@ -215,7 +224,7 @@ export class LoadReportsService {
     const { stream, start, now } = round;
     const outcome = planScale(start, decision.scale, nextEpochTime(start.timestamp, now));
     try {
-      await this.segments.holdToPolicy(stream, outcome, round.write);
+      await this.segments.holdToPolicy(stream, outcome, round.policy);
     } catch (error) {
       if (!(error instanceof PolicyViolationError)) throw error;
       return {

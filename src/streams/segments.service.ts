@@ -18,7 +18,7 @@ import {
   StreamSealedError,
 } from './stream.errors';
 import { toStreamProperty } from './stream.mapper';
-import { StreamPolicyChecks } from './stream-policy-checks.service';
+import { HeldPolicy, PolicySource, StreamPolicyChecks } from './stream-policy-checks.service';
 import { SegmentLife, StreamsRepository } from './streams.repository';
 import { StreamsService } from './streams.service';
 
@@ -65,12 +65,12 @@ export class SegmentsService {
   ): Promise<Tagged<ScaleOutcome>> {
     if (dryRun) return this.dryRun(scope, name, request, condition);
     // If-Match is the last rule, not the first: it is checked in `plan`.
-    return this.streamChanges.changeUserStream(actor, scope, name, undefined, async (stream) => {
+    const scale = async (stream: Stream, policy: HeldPolicy) => {
       const now = Date.now();
       const outcome = await this.plan(stream, request, condition, (last) =>
         nextEpochTime(last, now),
       );
-      await this.holdToPolicy(stream, outcome, true);
+      await this.holdToPolicy(stream, outcome, policy);
       const { epoch, timestamp, sealedSegments, newSegments } = outcome;
       const revision = await this.written(stream, outcome);
       return {
@@ -84,6 +84,9 @@ export class SegmentsService {
         // A scale leaves the configuration as it was: the stream's GET, at its new version.
         shown: () => Promise.resolve(Tagged.of(toStreamProperty(stream), revision)),
       };
+    };
+    return this.streamChanges.changeUserStream(actor, scope, name, undefined, scale, {
+      policed: true,
     });
   }
 
@@ -156,7 +159,7 @@ export class SegmentsService {
   ): Promise<Tagged<ScaleOutcome>> {
     return this.inSnapshot(scope, name, async (stream) => {
       const outcome = await this.plan(stream, request, condition, () => Date.now());
-      await this.holdToPolicy(stream, outcome, false);
+      await this.holdToPolicy(stream, outcome, 'read');
       return Tagged.of(outcome, stream.revision);
     });
   }
@@ -178,17 +181,17 @@ export class SegmentsService {
 
   /**
    * The scope's policy, after every other rule: a scale may not raise the stream's or the
-   * scope's active segments above their limits. `lock`: the policy's row, as every change that
-   * it limits takes it; a dry run reads its snapshot alone.
+   * scope's active segments above their limits. `from`: the policy the change holds (see
+   * `StreamPolicyChecks.hold`); a dry run reads its snapshot alone (`read`).
    */
-  holdToPolicy(stream: Stream, outcome: ScaleOutcome, lock: boolean): Promise<void> {
+  holdToPolicy(stream: Stream, outcome: ScaleOutcome, from: PolicySource): Promise<void> {
     const after = outcome.segments.length;
     const before = after - outcome.newSegments.length + outcome.sealedSegments.length;
     const what = `Scaling stream ${stream.scopeName}/${stream.name}`;
     return this.policy.check(
       stream.scopeName,
       { what, addsStream: false, segments: { before, after } },
-      lock,
+      from,
     );
   }
 

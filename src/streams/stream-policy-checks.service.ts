@@ -23,6 +23,14 @@ export interface PolicedChange {
   segments: { before: number; after: number };
 }
 
+/** A scope's policy read under its row lock, which the transaction holds. */
+export interface HeldPolicy {
+  held: ScopePolicy;
+}
+
+/** Where a check finds the policy: see {@link StreamPolicyChecks.check}. */
+export type PolicySource = 'lock' | 'read' | HeldPolicy;
+
 const hasCountLimits = (policy: ScopePolicy): boolean =>
   policy.maxStreams !== undefined ||
   policy.maxSegmentsPerStream !== undefined ||
@@ -43,11 +51,24 @@ export class StreamPolicyChecks {
   ) {}
 
   /**
-   * Throws {@link PolicyViolationError} listing every rule the change would break. `lock`: take
-   * the policy's row (a dry run reads its snapshot alone).
+   * Reads the scope's policy and locks its row until the transaction ends. A change of an
+   * existing stream takes it before the stream's own row, as a create and an apply take it
+   * before they read or write streams: every change a policy limits takes the two in one order.
    */
-  async check(scope: string, change: PolicedChange, lock = true): Promise<void> {
-    const { policy } = await this.policies.find(scope, lock);
+  async hold(scope: string): Promise<HeldPolicy> {
+    return { held: (await this.policies.find(scope, true)).policy };
+  }
+
+  /**
+   * Throws {@link PolicyViolationError} listing every rule the change would break. `from`: lock
+   * the policy's row and read it (`lock`), read it alone (`read`: a dry run's snapshot), or the
+   * policy {@link hold} read and locked.
+   */
+  async check(scope: string, change: PolicedChange, from: PolicySource = 'lock'): Promise<void> {
+    const policy =
+      typeof from === 'object'
+        ? from.held
+        : (await this.policies.find(scope, from === 'lock')).policy;
     const violations: PolicyViolation[] = change.produced
       ? streamViolations(policy, change.produced.stream, change.produced.change)
       : [];

@@ -33,7 +33,10 @@ const NEXT = { created: '1700000000000000', version: '5' };
 const NO_PAGES = {} as Paginator;
 
 /** A scope without a policy: policies are tested end to end (test/scope-policies-*.e2e-spec.ts). */
-const NO_POLICY = { check: () => Promise.resolve() } as unknown as StreamPolicyChecks;
+const NO_POLICY = {
+  check: () => Promise.resolve(),
+  hold: () => Promise.resolve({ held: {} }),
+} as unknown as StreamPolicyChecks;
 
 /**
  * The service over a repository holding one stream (or none: null) and a scope, or none.

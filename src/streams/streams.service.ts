@@ -40,7 +40,7 @@ import {
   StreamSealedError,
 } from './stream.errors';
 import { toStreamProperty } from './stream.mapper';
-import { StreamPolicyChecks } from './stream-policy-checks.service';
+import { HeldPolicy, StreamPolicyChecks } from './stream-policy-checks.service';
 import { type ScaleBase, StreamsRepository } from './streams.repository';
 import type { ListedStream } from './stream.entity';
 
@@ -221,17 +221,26 @@ export class StreamsService {
     options: PolicedOptions = {},
   ): Promise<Tagged<StreamPropertyDto>> {
     const config = toStreamConfiguration(request);
-    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
+    const policed = !options.policyJudged;
+    const update = async (
+      stream: Stream,
+      policy: HeldPolicy,
+    ): Promise<Changed<Tagged<StreamPropertyDto>>> => {
       if (stream.state === 'SEALED') throw new StreamSealedError(scope, name);
       const { revision, base } = await this.streams.updateConfiguration(scope, name, config);
       const active = base.segments.length;
-      if (!options.policyJudged) {
-        await this.policy.check(scope, {
-          what: `Updating stream ${scope}/${name}`,
-          produced: { stream: { name, configuration: config }, change: 'update' },
-          addsStream: false,
-          segments: { before: active, after: activeSegmentsAfter(config.scaling, active) },
-        });
+      if (policed) {
+        const after = activeSegmentsAfter(config.scaling, active);
+        await this.policy.check(
+          scope,
+          {
+            what: `Updating stream ${scope}/${name}`,
+            produced: { stream: { name, configuration: config }, change: 'update' },
+            addsStream: false,
+            segments: { before: active, after },
+          },
+          policy,
+        );
       }
       await this.applyScaling(scope, name, config, base);
       const after = toStreamProperty({ ...stream, configuration: config });
@@ -246,7 +255,8 @@ export class StreamsService {
         },
         shown: () => Promise.resolve(result),
       };
-    });
+    };
+    return this.changeUserStream(actor, scope, name, condition, update, { policed });
   }
 
   /** Seals the stream and its companion; sealing a sealed stream changes nothing. */
@@ -362,18 +372,24 @@ export class StreamsService {
     scope: string,
     name: string,
     condition: TagCondition | undefined,
-    change: (stream: Stream) => Promise<Changed<T>>,
+    change: (stream: Stream, policy: HeldPolicy) => Promise<Changed<T>>,
+    { policed = false }: { policed?: boolean } = {},
   ): Promise<T> {
+    // A change its scope's policy judges holds the policy first (see StreamPolicyChecks.hold).
+    let policy: HeldPolicy = { held: {} };
     const target: ChangeTarget<Stream> = {
       what: `stream ${scope}/${name}`,
-      lock: () => this.streams.lockOne(scope, name),
+      lock: async () => {
+        if (policed) policy = await this.policy.hold(scope);
+        return this.streams.lockOne(scope, name);
+      },
       missing: () => new StreamNotFoundError(scope, name),
       version: (stream) => stream.revision,
     };
     return this.scopes.within(scope, () =>
       this.changes.change(actor, target, condition, (stream) => {
         if (isInternalStreamName(name)) throw new InternalStreamError(scope, name);
-        return change(stream);
+        return change(stream, policy);
       }),
     );
   }
