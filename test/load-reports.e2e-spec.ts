@@ -347,7 +347,7 @@ describe('Scaling by load: silence (e2e)', () => {
     expect(await sweep.sweep()).toBe(true);
     expect(await segmentsOf(scope, 'reported')).toEqual([1, 2, 3]);
 
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await new Promise((resolve) => setTimeout(resolve, 1300));
     // Held by another sweep (here the test's own session), the lock makes this one skip its turn.
     const holder = new Client({ connectionString: t.url });
     await holder.connect();
@@ -364,7 +364,7 @@ describe('Scaling by load: silence (e2e)', () => {
     // 1 is marked cold; 2 merges with it; 3 has no cold neighbour (the new 4 is not marked).
     expect(await sweep.sweep()).toBe(true);
     expect(await segmentsOf(scope, 'reported')).toEqual([4, 3]);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await new Promise((resolve) => setTimeout(resolve, 1300));
     expect(await sweep.sweep()).toBe(true);
     expect(await segmentsOf(scope, 'reported')).toEqual([5]);
     // A stream never reported is never scaled by silence.

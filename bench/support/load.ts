@@ -17,6 +17,8 @@ export interface LoadOptions {
   connections: number;
   warmupSeconds: number;
   seconds: number;
+  /** Requests per second of all connections together; as fast as answers come without it. */
+  overallRate?: number;
 }
 
 export interface LoadResult {
@@ -44,6 +46,7 @@ export function drive(
   connections: number,
   seconds: number,
   onLatency?: (ms: number) => void,
+  overallRate?: number,
 ): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -51,6 +54,7 @@ export function drive(
         url,
         connections,
         duration: seconds,
+        ...(overallRate === undefined ? {} : { overallRate }),
         headers: HEADERS,
         requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
       },
@@ -74,12 +78,18 @@ export async function measure(
   pid: number,
   options: LoadOptions,
 ): Promise<LoadResult> {
-  await drive(baseUrl, next, options.connections, options.warmupSeconds);
+  const { connections, overallRate } = options;
+  await drive(baseUrl, next, connections, options.warmupSeconds, undefined, overallRate);
   const samples: number[] = [];
   const rss = new PeakRss(pid);
   const cpuBefore = cpuSeconds(pid);
-  const result = await drive(baseUrl, next, options.connections, options.seconds, (ms) =>
-    samples.push(ms),
+  const result = await drive(
+    baseUrl,
+    next,
+    connections,
+    options.seconds,
+    (ms) => samples.push(ms),
+    overallRate,
   );
   const cpu = cpuSeconds(pid) - cpuBefore;
   const peakRssMb = rss.stop();

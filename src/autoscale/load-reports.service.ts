@@ -27,7 +27,10 @@ import type { Stream } from '../streams/stream';
 import { toStreamProperty } from '../streams/stream.mapper';
 import { StreamsService } from '../streams/streams.service';
 import type { LoadAnswer, LoadOutcome, LoadReason, LoadResult } from './load-result';
-import { SegmentLoadsRepository } from './segment-loads.repository';
+import { SegmentLoadsRepository, type StoredMarks } from './segment-loads.repository';
+
+/** A segment's stored last report is written again at most this many times per silence. */
+const REFRESHES_PER_SILENCE = 10;
 
 /** Who a scale by silence is audited as. */
 const SWEEPER: Actor = {
@@ -43,6 +46,8 @@ interface Round {
   start: ScaleStart & { timestamp: number };
   /** The marks of its segments, stored and made by the reports so far. */
   marks: Map<number, SegmentMarks>;
+  /** What was stored when the request began. */
+  stored: StoredMarks;
   /** The segments reported (not ignored), which remember the report. */
   reported: Set<number>;
   sealed: number[];
@@ -65,6 +70,12 @@ interface Round {
 @Injectable()
 export class LoadReportsService {
   private readonly settings: LoadSettings;
+  private readonly silenceMs: number;
+  /**
+   * How old a segment's stored last report may grow before a report writes it again: reports
+   * that change nothing else write nothing most of the time, and silence is read to within this.
+   */
+  private readonly refreshMs: number;
 
   constructor(
     config: AppConfig,
@@ -78,6 +89,8 @@ export class LoadReportsService {
       muteMs: config.AUTOSCALE_MUTE_MS,
       coldMs: config.AUTOSCALE_COLD_MS,
     };
+    this.silenceMs = config.AUTOSCALE_SILENCE_MS;
+    this.refreshMs = Math.floor(config.AUTOSCALE_SILENCE_MS / REFRESHES_PER_SILENCE);
   }
 
   /** Takes the reports; a dry run answers the same on one snapshot and changes nothing. */
@@ -134,7 +147,9 @@ export class LoadReportsService {
     const results: LoadResult[] = [];
     for (const report of reports) results.push(await this.taken(round, report));
     if (round.write && (round.reported.size > 0 || round.sealed.length > 0)) {
-      await this.loads.reported(scope, name, round.now, this.remembered(round), round.sealed);
+      const first = round.stored.marks.size === 0;
+      const kept = this.remembered(round);
+      await this.loads.reported(scope, name, round.now, kept, round.sealed, first);
     }
     return { result: { epoch: round.start.epoch, results }, scales: round.scales };
   }
@@ -164,14 +179,14 @@ export class LoadReportsService {
    * and the down rule runs for it without mutes, under the stream's row lock, where its silence
    * is read again. Audited as the principal `system:autoscale`.
    */
-  silence(scope: string, name: string, now: number, silenceMs: number): Promise<void> {
+  silence(scope: string, name: string, now: number): Promise<void> {
     const sweep = async (stream: Stream, policy: HeldPolicy) => {
-      const [found] = await this.loads.silent(now, silenceMs, 1, { scope, stream: name });
+      const [found] = await this.loads.silent(this.silentBefore(now), 1, { scope, stream: name });
       const scaling = stream.configuration.scaling;
       if (!found || stream.state === 'SEALED' || !isRateType(scaling.type))
         return { result: undefined };
       const round = await this.roundOf(stream, await this.segments.scaleStart(stream), now, policy);
-      const because = `no report for more than ${silenceMs / 1000} s`;
+      const because = `no report for more than ${this.silenceMs / 1000} s`;
       const outcomes: LoadOutcome[] = [];
       for (const number of found.segments) {
         // A segment an earlier one merged with is no longer active.
@@ -201,10 +216,12 @@ export class LoadReportsService {
     now: number,
     policy: PolicySource,
   ): Promise<Round> {
+    const stored = await this.loads.marksOf(stream.scopeName, stream.name);
     return {
       stream,
       start: { ...start, active: byStart(start.active) },
-      marks: await this.loads.marksOf(stream.scopeName, stream.name),
+      marks: new Map(stored.marks),
+      stored,
       reported: new Set(),
       sealed: [],
       scales: [],
@@ -274,17 +291,37 @@ export class LoadReportsService {
     };
   }
 
-  /** The marks to store: of each reported segment still active, and of each marked one. */
+  /**
+   * The marks to store: of each segment reported and still active whose marks changed, or whose
+   * last report stored is older than {@link refreshMs} (or absent). A batch that changes nothing
+   * writes no row most of the time.
+   */
   private remembered(round: Round): Map<number, SegmentMarks> {
     const kept = new Map<number, SegmentMarks>();
+    const { stored, now } = round;
     for (const segment of round.start.active) {
-      if (round.reported.has(segment.number)) {
-        kept.set(segment.number, marksOf(segment, round.marks.get(segment.number)));
-      }
+      const { number } = segment;
+      if (!round.reported.has(number)) continue;
+      const marks = marksOf(segment, round.marks.get(number));
+      const before = stored.marks.get(number);
+      const lastReport = stored.lastReports.get(number);
+      const stale = lastReport === undefined || now - lastReport >= this.refreshMs;
+      if (stale || !before || !sameMarks(before, marks)) kept.set(number, marks);
     }
     return kept;
   }
+
+  /**
+   * Silent segments are those whose last report stored is before this: the silence, and the
+   * refresh by which a stored report may lag a real one, so that none is taken as silent early.
+   */
+  silentBefore(now: number): number {
+    return now - this.silenceMs - this.refreshMs;
+  }
 }
+
+const sameMarks = (a: SegmentMarks, b: SegmentMarks): boolean =>
+  a.lastUp === b.lastUp && a.lastDown === b.lastDown && a.coldUntil === b.coldUntil;
 
 /**
  * The audit row of a scale by load: the segment, the rule in words, what was sealed and opened,

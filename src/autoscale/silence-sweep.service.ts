@@ -58,16 +58,10 @@ export class SilenceSweep implements OnApplicationBootstrap, OnModuleDestroy {
       await this.loads.holdIdle();
       if (!(await this.loads.tryLock(SWEEP_LOCK))) return false;
       const now = Date.now();
-      const silent = await this.loads.silent(
-        now,
-        this.config.AUTOSCALE_SILENCE_MS,
-        STREAMS_PER_SWEEP,
-      );
+      const silent = await this.loads.silent(this.reports.silentBefore(now), STREAMS_PER_SWEEP);
       for (const { scope, stream } of silent) {
         await this.db
-          .withTransaction(Propagation.RequiresNew, () =>
-            this.reports.silence(scope, stream, now, this.config.AUTOSCALE_SILENCE_MS),
-          )
+          .withTransaction(Propagation.RequiresNew, () => this.reports.silence(scope, stream, now))
           .catch((error: unknown) =>
             this.logger.warn(`scaling ${scope}/${stream} by silence failed: ${String(error)}`),
           );

@@ -128,12 +128,25 @@ export const IsQueryInteger = (min: number, max: number, message: string): Prope
 export const NotNegative = (): PropertyDecorator =>
   NumberRule('notNegative', (value) => (value < 0 ? 'must not be negative' : undefined));
 
-/** Why the element at `index` of an array is refused, or undefined. */
+/** A problem of one field inside an element (`at`: its path in the element; '' the element). */
+export interface ElementFieldProblem {
+  at: string;
+  message: string;
+}
+
+/**
+ * Why the element at `index` of an array is refused, or undefined: one message for the element,
+ * or each problem of its fields (a list of many objects checked in one pass, where validating
+ * each as a nested DTO would cost more than the rest of its request).
+ */
 export type ElementProblem = (
   element: unknown,
   index: number,
   array: readonly unknown[],
-) => string | undefined;
+) => string | ElementFieldProblem[] | undefined;
+
+const problemsOf = (found: ReturnType<ElementProblem>): ElementFieldProblem[] =>
+  found === undefined ? [] : typeof found === 'string' ? [{ at: '', message: found }] : found;
 
 const elementRules = new Map<string, ElementProblem>();
 
@@ -147,7 +160,8 @@ export function EachElement(name: string, problem: ElementProblem): PropertyDeco
     name,
     validator: {
       validate: (value: unknown) =>
-        !Array.isArray(value) || value.every((element, i, all) => !problem(element, i, all)),
+        !Array.isArray(value) ||
+        value.every((element, i, all) => problemsOf(problem(element, i, all)).length === 0),
       defaultMessage: () => 'has an invalid element',
     },
   });
@@ -172,10 +186,12 @@ export function elementViolations(
 ): FieldViolation[] | undefined {
   const problem = elementRules.get(rule);
   if (!problem || !Array.isArray(array)) return undefined;
-  return array.flatMap((element, i, all) => {
-    const message = problem(element, i, all);
-    return message ? [{ field: `${field}[${i}]`, message }] : [];
-  });
+  return array.flatMap((element, i, all) =>
+    problemsOf(problem(element, i, all)).map(({ at, message }) => ({
+      field: at ? `${field}[${i}].${at}` : `${field}[${i}]`,
+      message,
+    })),
+  );
 }
 
 const REFUSES_UNKNOWN_PARAMETERS = Symbol('refusesUnknownParameters');
