@@ -1,13 +1,19 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { StreamsModule } from '../streams/streams.module';
 import { LoadReportsController } from './load-reports.controller';
 import { LoadReportsService } from './load-reports.service';
+import { LoadScalesController } from './load-scales.controller';
+import { LoadScalesService } from './load-scales.service';
 import { SegmentLoadsRepository } from './segment-loads.repository';
 
-/** Scaling by load: reports of segments' rates, acted on by the reference's rules. */
+/**
+ * Scaling by load: reports of segments' rates, acted on by the reference's rules, and the
+ * scales they made.
+ */
 @Module({
-  imports: [StreamsModule],
-  controllers: [LoadReportsController],
-  providers: [LoadReportsService, SegmentLoadsRepository],
+  imports: [StreamsModule, AuditModule],
+  controllers: [LoadReportsController, LoadScalesController],
+  providers: [LoadReportsService, LoadScalesService, SegmentLoadsRepository],
 })
 export class AutoscaleModule {}

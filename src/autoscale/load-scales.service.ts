@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { AuditService } from '../audit/audit.service';
+import { streamResource } from '../auth/resources';
+import type { Segment } from '../scaling/manual-scale';
+import { StreamsService } from '../streams/streams.service';
+import { DEFAULT_LOAD_SCALES, type LoadScaleDto } from './dto/load-scales.dto';
+
+/** What the audit row of a scale by load holds (`after`), as `LoadReportsService` writes it. */
+interface ScaleByLoadRecord {
+  segment: number;
+  direction: 'up' | 'down';
+  because: string;
+  epoch: number;
+  sealedSegments: number[];
+  newSegments: Segment[];
+}
+
+/**
+ * A stream's recent scales by load (docs/extensions.md section 11), read from their audit rows:
+ * what a reader of the stream may see of them, where the whole trail takes the root's right.
+ */
+@Injectable()
+export class LoadScalesService {
+  constructor(
+    private readonly streams: StreamsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  /**
+   * The newest `limit` scales, newest first; 404 for a missing scope or stream. Only those since
+   * the stream was created: a deleted stream of the same name left its rows behind.
+   */
+  async recent(scope: string, name: string, limit = DEFAULT_LOAD_SCALES): Promise<LoadScaleDto[]> {
+    const { createdAt } = await this.streams.withTimes(scope, name);
+    const rows = await this.audit.latestScalesByLoad(streamResource(scope, name), createdAt, limit);
+    return rows.map(({ time, principal, after }) => {
+      const record = after as ScaleByLoadRecord;
+      return {
+        at: time,
+        principal,
+        segment: record.segment,
+        direction: record.direction,
+        because: record.because,
+        epoch: record.epoch,
+        sealedSegments: record.sealedSegments,
+        newSegments: record.newSegments.map(({ number, startTime, keyStart, keyEnd }) => ({
+          number,
+          startTime,
+          keyStart,
+          keyEnd,
+        })),
+      };
+    });
+  }
+}
