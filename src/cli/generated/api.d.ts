@@ -1452,7 +1452,7 @@ export interface components {
              * @description The change's operationId in this document.
              * @enum {string}
              */
-            operation: "createScope" | "deleteScope" | "createStream" | "updateStream" | "updateStreamState" | "deleteStream" | "scaleStream" | "createReaderGroup" | "deleteReaderGroup" | "setReaderOnline" | "setReaderOffline";
+            operation: "createScope" | "deleteScope" | "createStream" | "updateStream" | "updateStreamState" | "deleteStream" | "scaleStream" | "reportLoad" | "createReaderGroup" | "deleteReaderGroup" | "setReaderOnline" | "setReaderOffline";
             /** @enum {string} */
             kind: "scope" | "stream" | "readerGroup";
             /** @description The resource as its GET answers it after the change; absent after a delete. */
