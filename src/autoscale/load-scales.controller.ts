@@ -22,11 +22,11 @@ export class LoadScalesController {
   @ApiProblemResponses(400, 404, 500, 503)
   @Needs.readOnStream()
   @OperationOf(Operation.getLoadScales)
-  async getLoadScales(
+  getLoadScales(
     @Param('scopeName') scopeName: string,
     @Param('streamName') streamName: string,
     @Query() query: LoadScalesQueryDto,
   ): Promise<LoadScaleListDto> {
-    return { scales: await this.scales.recent(scopeName, streamName, query.limit) };
+    return this.scales.recent(scopeName, streamName, query.limit);
   }
 }

@@ -3,7 +3,12 @@ import { AuditService } from '../audit/audit.service';
 import { streamResource } from '../auth/resources';
 import type { Segment } from '../scaling/manual-scale';
 import { StreamsService } from '../streams/streams.service';
-import { DEFAULT_LOAD_SCALES, type LoadScaleDto } from './dto/load-scales.dto';
+import type { AuditEventDto } from '../audit/dto/audit-event.dto';
+import {
+  DEFAULT_LOAD_SCALES,
+  type LoadScaleDto,
+  type LoadScaleListDto,
+} from './dto/load-scales.dto';
 
 /** What the audit row of a scale by load holds (`after`), as `LoadReportsService` writes it. */
 interface ScaleByLoadRecord {
@@ -30,26 +35,33 @@ export class LoadScalesService {
    * The newest `limit` scales, newest first; 404 for a missing scope or stream. Only those since
    * the stream was created: a deleted stream of the same name left its rows behind.
    */
-  async recent(scope: string, name: string, limit = DEFAULT_LOAD_SCALES): Promise<LoadScaleDto[]> {
+  async recent(
+    scope: string,
+    name: string,
+    limit = DEFAULT_LOAD_SCALES,
+  ): Promise<LoadScaleListDto> {
     const { createdAt } = await this.streams.withTimes(scope, name);
     const rows = await this.audit.latestScalesByLoad(streamResource(scope, name), createdAt, limit);
-    return rows.map(({ time, principal, after }) => {
-      const record = after as ScaleByLoadRecord;
-      return {
-        at: time,
-        principal,
-        segment: record.segment,
-        direction: record.direction,
-        because: record.because,
-        epoch: record.epoch,
-        sealedSegments: record.sealedSegments,
-        newSegments: record.newSegments.map(({ number, startTime, keyStart, keyEnd }) => ({
-          number,
-          startTime,
-          keyStart,
-          keyEnd,
-        })),
-      };
-    });
+    return { scales: rows.map(toLoadScale) };
   }
+}
+
+/** A scale by load as its audit row recorded it, the segments as the contract shows them. */
+function toLoadScale({ time, principal, after }: AuditEventDto): LoadScaleDto {
+  const record = after as ScaleByLoadRecord;
+  return {
+    at: time,
+    principal,
+    segment: record.segment,
+    direction: record.direction,
+    because: record.because,
+    epoch: record.epoch,
+    sealedSegments: record.sealedSegments,
+    newSegments: record.newSegments.map(({ number, startTime, keyStart, keyEnd }) => ({
+      number,
+      startTime,
+      keyStart,
+      keyEnd,
+    })),
+  };
 }
