@@ -10,6 +10,7 @@ import { ChangeEvents1764600000000 } from './1764600000000-ChangeEvents';
 import { AuditDenialCounts1764710000000 } from './1764710000000-AuditDenialCounts';
 import { ScopePolicies1764800000000 } from './1764800000000-ScopePolicies';
 import { LoadReports1764900000000 } from './1764900000000-LoadReports';
+import { LoadScalesIndex1764960000000 } from './1764960000000-LoadScalesIndex';
 
 /** Every migration, oldest first. A new migration is added here in the same commit. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   AuditDenialCounts1764710000000,
   ScopePolicies1764800000000,
   LoadReports1764900000000,
+  LoadScalesIndex1764960000000,
 ];

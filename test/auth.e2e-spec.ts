@@ -103,6 +103,14 @@ const CASES: Case[] = [
     status: 200,
   },
   {
+    name: 'getLoadScales',
+    method: 'get',
+    path: '/v1/scopes/sales/streams/orders/load',
+    denied: 'nobody',
+    allowed: 'narrow',
+    status: 200,
+  },
+  {
     name: 'createStream',
     method: 'post',
     path: '/v1/scopes/sales/streams',

@@ -235,6 +235,7 @@ const request = fc.record({
     fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}/scaling-events`),
     fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}/scale`),
     fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}/segments`),
+    fc.tuple(segment, segment).map(([s, t]) => `/v1/scopes/${s}/streams/${t}/load`),
     fc
       .tuple(segment, segment, segment)
       .map(([s, t, n]) => `/v1/scopes/${s}/streams/${t}/segments/${n}`),

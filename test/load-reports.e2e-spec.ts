@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { SilenceSweep, SWEEP_LOCK } from '../src/autoscale/silence-sweep.service';
 import { createScope, PROBLEM_HEADERS } from './support/factories';
+import { coldReport as cold, hotReport as hot, RATE_POLICY } from './support/load-reports';
 import { startTestApp, TestApp } from './support/test-app';
 
 const MINUTE = 60_000;
@@ -19,26 +20,6 @@ interface Answer {
   epoch: number;
   results: Result[];
 }
-
-const RATE_POLICY = { type: 'BY_RATE_IN_EVENTS_PER_SEC', targetRate: 100, scaleFactor: 3 };
-
-/** A report of `segment` measured for half an hour: hot (620.5/s for two minutes) or cold. */
-const hot = (segment: number) => ({
-  segment,
-  since: Date.now() - 30 * MINUTE,
-  twoMinuteRate: 620.5,
-  fiveMinuteRate: 300,
-  tenMinuteRate: 150,
-  twentyMinuteRate: 80,
-});
-const cold = (segment: number) => ({
-  segment,
-  since: Date.now() - 30 * MINUTE,
-  twoMinuteRate: 5,
-  fiveMinuteRate: 5,
-  tenMinuteRate: 5,
-  twentyMinuteRate: 5,
-});
 
 /** Scaling by load (docs/extensions.md section 11) through the HTTP app, on real PostgreSQL. */
 describe('Scaling by load (e2e)', () => {

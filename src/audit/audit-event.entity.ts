@@ -10,6 +10,9 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn 
 @Index('audit_events_at_idx', { synchronize: false })
 @Index('audit_events_resource_idx', { synchronize: false })
 @Index('audit_events_principal_idx', { synchronize: false })
+// A stream's scales by load, newest first: `(resource, at DESC, id DESC)` of its rows of operation
+// `reportLoad` alone, in migration LoadScalesIndex.
+@Index('audit_events_load_scales_idx', { synchronize: false })
 // The 401s of a client address, one row a minute (migration AuditDenialCounts): a unique index on
 // `(COALESCE(client_address, ''), denial_minute)`, an expression TypeORM cannot declare.
 @Index('audit_events_denials_per_minute_idx', { synchronize: false })

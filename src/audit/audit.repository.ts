@@ -4,6 +4,7 @@ import { InjectDb } from '../database/transaction-host';
 import { oneStatement, type WithQueries } from '../database/one-statement';
 import { deleteOldest } from '../database/delete-oldest';
 import type { Keyset } from '../database/keyset';
+import { Operation } from '../common/operations';
 import type { Actor } from './actor';
 import { AuditEventEntity } from './audit-event.entity';
 import { auditText } from './audit-text';
@@ -150,20 +151,29 @@ export class AuditRepository {
       .addOrderBy('a.id', 'DESC')
       .limit(page.take)
       .getMany();
-    return rows.map((row) => ({
-      id: Number(row.id),
-      time: row.at.getTime(),
-      count: row.requestCount,
-      principal: row.principal,
-      clientAddress: row.clientAddress ?? undefined,
-      userAgent: row.userAgent ?? undefined,
-      requestId: row.requestId ?? undefined,
-      operation: row.operation,
-      resource: row.resource,
-      outcome: row.outcome,
-      before: row.before ?? undefined,
-      after: row.after ?? undefined,
-    }));
+    return rows.map(toAuditEventDto);
+  }
+
+  /**
+   * The newest `take` scales by load of `resource` since `since` (ms since 1970), newest first:
+   * along the partial index of migration LoadScalesIndex, whose condition the statement states
+   * in the same words (a parameter in its place would not let the planner choose the index).
+   */
+  async latestScalesByLoad(
+    resource: string,
+    since: number,
+    take: number,
+  ): Promise<AuditEventDto[]> {
+    const rows = await this.events
+      .createQueryBuilder('a')
+      .where('a.resource = :resource', { resource: auditText(resource) })
+      .andWhere('a.at >= to_timestamp(:since::bigint / 1000.0)', { since })
+      .andWhere(`a.operation = '${Operation.reportLoad}' AND a.outcome = 'SUCCEEDED'`)
+      .orderBy('a.at', 'DESC')
+      .addOrderBy('a.id', 'DESC')
+      .limit(take)
+      .getMany();
+    return rows.map(toAuditEventDto);
   }
 
   /**
@@ -178,4 +188,21 @@ export class AuditRepository {
         .limit(limit),
     );
   }
+}
+
+function toAuditEventDto(row: AuditEventEntity): AuditEventDto {
+  return {
+    id: Number(row.id),
+    time: row.at.getTime(),
+    count: row.requestCount,
+    principal: row.principal,
+    clientAddress: row.clientAddress ?? undefined,
+    userAgent: row.userAgent ?? undefined,
+    requestId: row.requestId ?? undefined,
+    operation: row.operation,
+    resource: row.resource,
+    outcome: row.outcome,
+    before: row.before ?? undefined,
+    after: row.after ?? undefined,
+  };
 }

@@ -76,6 +76,15 @@ export class AuditService {
     );
   }
 
+  /**
+   * The newest `take` scales by load of a resource since `since` (ms since 1970), newest first:
+   * what a reader of the stream may see of its trail, where the whole trail takes the root's
+   * right.
+   */
+  latestScalesByLoad(resource: string, since: number, take: number): Promise<AuditEventDto[]> {
+    return this.records.latestScalesByLoad(resource, since, take);
+  }
+
   /** Newest first: a page with `limit` or `continuationToken`, else the newest 100. */
   async list(query: AuditQueryDto): Promise<ListAnswer<AuditEventDto>> {
     const { from, to, resource, principal } = query;

@@ -26,7 +26,13 @@ import type { HeldPolicy, PolicySource } from '../streams/stream-policy-checks.s
 import type { Stream } from '../streams/stream';
 import { toStreamProperty } from '../streams/stream.mapper';
 import { StreamsService } from '../streams/streams.service';
-import type { LoadAnswer, LoadOutcome, LoadReason, LoadResult } from './load-result';
+import type {
+  LoadAnswer,
+  LoadOutcome,
+  LoadReason,
+  LoadResult,
+  ScaleByLoadRecord,
+} from './load-result';
 import { SegmentLoadsRepository, type StoredMarks } from './segment-loads.repository';
 
 /** A segment's stored last report is written again at most this many times per silence. */
@@ -332,7 +338,7 @@ function auditOf(
   decision: ScaleDecision,
   outcome: ScaleOutcome,
   report?: LoadReport,
-): object {
+): ScaleByLoadRecord {
   return {
     segment,
     direction: decision.outcome === 'scaledUp' ? 'up' : 'down',

@@ -40,3 +40,23 @@ export interface LoadAnswer {
   epoch: number;
   results: LoadResult[];
 }
+
+/**
+ * What the audit row of a scale by load holds (`after`): written by `LoadReportsService`, read
+ * back by `LoadScalesService`. `rates` is absent for a scale by silence.
+ */
+export interface ScaleByLoadRecord {
+  segment: number;
+  direction: 'up' | 'down';
+  rates?: {
+    twoMinuteRate: number;
+    fiveMinuteRate: number;
+    tenMinuteRate: number;
+    twentyMinuteRate: number;
+  };
+  because: string;
+  epoch: number;
+  timestamp: number;
+  sealedSegments: number[];
+  newSegments: Segment[];
+}

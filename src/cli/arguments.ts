@@ -23,6 +23,28 @@ export function instant(value: string): number {
   return ms;
 }
 
+const DURATION_UNITS_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/**
+ * A moment given as how long ago (`90s`, `30m`, `2h`, `1d`) or as ms since 1970 (a bare number),
+ * read as ms since 1970 against `now`.
+ */
+export function momentAgo(value: string, now = Date.now()): number {
+  if (/^\d+$/.test(value)) return integer(value);
+  const match = /^(\d+)([smhd])$/.exec(value);
+  if (!match) {
+    throw new InvalidArgumentError(
+      'must be a duration ago like 90s, 30m, 2h, 1d, or ms since 1970',
+    );
+  }
+  return now - Number(match[1]) * DURATION_UNITS_MS[match[2]];
+}
+
 /** Collects a repeatable option (`--tag a --tag b`). */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -39,6 +61,29 @@ export function segmentNumbers(value: string, previous: number[] = []): number[]
 
 /** A decimal number as a person writes a bound: `0.25`, `.25`, `1`, `2.5e-1`. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** The rates of a report of load (`620,300,150,80`): over two, five, ten and twenty minutes. */
+export interface Rates {
+  twoMinuteRate: number;
+  fiveMinuteRate: number;
+  tenMinuteRate: number;
+  twentyMinuteRate: number;
+}
+
+/**
+ * Four decimals separated by commas, read as JSON reads them; whether a rate may be negative is
+ * the service's to say.
+ */
+export function rates(value: string): Rates {
+  const numbers = value.split(',').map((part) => (DECIMAL.test(part.trim()) ? Number(part) : NaN));
+  if (numbers.length !== 4 || !numbers.every(Number.isFinite)) {
+    throw new InvalidArgumentError(
+      'must be the two-, five-, ten- and twenty-minute rates, like 620,300,150,80',
+    );
+  }
+  const [twoMinuteRate, fiveMinuteRate, tenMinuteRate, twentyMinuteRate] = numbers;
+  return { twoMinuteRate, fiveMinuteRate, tenMinuteRate, twentyMinuteRate };
+}
 
 /**
  * A key range `START:END` (`0.25:0.4`), repeatable. Its numbers are read as JSON reads them, so

@@ -21,6 +21,7 @@ export const Operation = {
   getScalingEvents: 'getScalingEvents',
   scaleStream: 'scaleStream',
   reportLoad: 'reportLoad',
+  getLoadScales: 'getLoadScales',
   getSegments: 'getSegments',
   getSegment: 'getSegment',
   updateStreamState: 'updateStreamState',

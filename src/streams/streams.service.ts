@@ -198,17 +198,26 @@ export class StreamsService {
   }
 
   /**
+   * The stream with its times: 404 for a missing scope or stream. Its creation time tells
+   * what was recorded of it from what was recorded of a stream of the same name before it.
+   */
+  withTimes(scope: string, name: string): Promise<Stream & StreamTimes> {
+    return this.scopes.within(scope, async () => {
+      const stream = await this.streams.findWithTimes(scope, name);
+      if (!stream) throw new StreamNotFoundError(scope, name);
+      return stream;
+    });
+  }
+
+  /**
    * The stream with its times, its current epoch and that epoch's segments, all as of the
    * caller's transaction (a describe reads them in one snapshot). 404 when there is no stream.
    */
   async currentState(scope: string, name: string): Promise<StreamSnapshot> {
-    return this.scopes.within(scope, async () => {
-      const stream = await this.streams.findWithTimes(scope, name);
-      if (!stream) throw new StreamNotFoundError(scope, name);
-      const epoch = await this.streams.currentEpoch(scope, name);
-      const segments = await this.streams.segmentsAt(scope, name, epoch.epoch);
-      return { stream, epoch, segments };
-    });
+    const stream = await this.withTimes(scope, name);
+    const epoch = await this.streams.currentEpoch(scope, name);
+    const segments = await this.streams.segmentsAt(scope, name, epoch.epoch);
+    return { stream, epoch, segments };
   }
 
   /** Replaces the whole configuration of an active user stream, rescaling it if need be. */

@@ -170,8 +170,8 @@ export interface ConsoleSession {
 }
 
 /** {@link serveConsole} and {@link openConsoleBrowser}, the page sized as a desktop screen. */
-export async function openConsoleSession(): Promise<ConsoleSession> {
-  const { t, baseUrl } = await serveConsole();
+export async function openConsoleSession(env: NodeJS.ProcessEnv = {}): Promise<ConsoleSession> {
+  const { t, baseUrl } = await serveConsole(env);
   const browser = await openConsoleBrowser();
   await browser.page.setViewportSize({ width: 1280, height: 900 });
   return { t, baseUrl, browser, page: browser.page };

@@ -66,6 +66,7 @@ export const CONTRACT = {
     'getSegments',
     'getSegment',
     'reportLoad',
+    'getLoadScales',
   ],
   /** Ours: the probe routes outside `/v1`. */
   probeOperationIds: ['ping', 'getLivez', 'getReadyz'],

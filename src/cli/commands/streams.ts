@@ -5,6 +5,7 @@ import { CliError, Exit } from '../exit-codes';
 import type { components } from '../generated/api';
 import { done, listTable, propertiesTable } from '../output';
 import { action } from './action';
+import { addLoadCommands } from './load';
 import { addSegmentCommands } from './segments';
 import { policyBody, withPolicyOptions } from './stream-options';
 
@@ -201,5 +202,6 @@ export function streamsCommand(): Command {
       }),
     );
   addSegmentCommands(streams);
+  addLoadCommands(streams);
   return streams;
 }

@@ -267,7 +267,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The stream's recent scales by load, the newest first, from their audit rows: for whoever
+         *     may read the stream (extension).
+         */
+        get: operations["getLoadScales"];
         put?: never;
         /**
          * Reports of the stream's segments' rates, taken in their order by the reference's rules of
@@ -1191,25 +1195,25 @@ export interface components {
             since: number;
             /**
              * Format: double
-             * @description The segment's rate over the last two minutes, in the policy's unit.
+             * @description The segment's rate over the last two minutes, in the policy's unit, >= 0.
              * @example 620.5
              */
             twoMinuteRate: number;
             /**
              * Format: double
-             * @description Over the last five minutes.
+             * @description Over the last five minutes, >= 0.
              * @example 300
              */
             fiveMinuteRate: number;
             /**
              * Format: double
-             * @description Over the last ten minutes.
+             * @description Over the last ten minutes, >= 0.
              * @example 150
              */
             tenMinuteRate: number;
             /**
              * Format: double
-             * @description Over the last twenty minutes.
+             * @description Over the last twenty minutes, >= 0.
              * @example 80
              */
             twentyMinuteRate: number;
@@ -1261,6 +1265,44 @@ export interface components {
             epoch: number;
             /** @description A result per report, in their order. */
             results: components["schemas"]["LoadResult"][];
+        };
+        LoadScale: {
+            /**
+             * Format: int64
+             * @description When it was made, ms since 1970.
+             */
+            at: number;
+            /**
+             * Format: int32
+             * @description The segment whose report made it.
+             * @example 3
+             */
+            segment: number;
+            /**
+             * @description `up`: the segment split; `down`: it merged with cold neighbours.
+             * @enum {string}
+             */
+            direction: "up" | "down";
+            /**
+             * Format: int32
+             * @description The epoch it began.
+             * @example 1
+             */
+            epoch: number;
+            /** @description The segments it sealed, by number. */
+            sealedSegments: number[];
+            /** @description Who reported the load: an account, or `system:autoscale` for the silence sweep. */
+            principal: string;
+            /**
+             * @description The rule that scaled, in words.
+             * @example two-minute rate 620.5 > 5 x 100: split into 3
+             */
+            because: string;
+            /** @description The segments it opened. */
+            newSegments: components["schemas"]["Segment"][];
+        };
+        LoadScaleList: {
+            scales: components["schemas"]["LoadScale"][];
         };
         ReaderGroupsList: {
             readerGroups: {
@@ -1423,7 +1465,7 @@ export interface components {
              * @description The change's operationId in this document.
              * @enum {string}
              */
-            operation: "createScope" | "deleteScope" | "createStream" | "updateStream" | "updateStreamState" | "deleteStream" | "scaleStream" | "createReaderGroup" | "deleteReaderGroup" | "setReaderOnline" | "setReaderOffline";
+            operation: "createScope" | "deleteScope" | "createStream" | "updateStream" | "updateStreamState" | "deleteStream" | "scaleStream" | "reportLoad" | "createReaderGroup" | "deleteReaderGroup" | "setReaderOnline" | "setReaderOffline";
             /** @enum {string} */
             kind: "scope" | "stream" | "readerGroup";
             /** @description The resource as its GET answers it after the change; absent after a delete. */
@@ -5399,6 +5441,184 @@ export interface operations {
              *
              *     This operation: `SEGMENT_NOT_FOUND` the stream never had a segment of that number.
              */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:scope-not-found",
+                     *       "title": "Not found",
+                     *       "status": 404,
+                     *       "code": "SCOPE_NOT_FOUND",
+                     *       "detail": "Scope sales does not exist",
+                     *       "instance": "/v1/scopes/sales",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`RATE_LIMIT_PER_MINUTE`), or too many failed logins (`AUTH_MAX_FAILURES`); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:too-many-auth-failures",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "TOO_MANY_AUTH_FAILURES",
+                     *       "detail": "Too many failed logins from this client; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal error: a bug, logged with the request id; no internals are revealed. The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:internal-error",
+                     *       "title": "Internal server error",
+                     *       "status": 500,
+                     *       "code": "INTERNAL_ERROR",
+                     *       "detail": "An internal error occurred",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database is unreachable or timed out, or a concurrent change interfered; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds after which a retry may succeed. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:database-unavailable",
+                     *       "title": "Service unavailable",
+                     *       "status": 503,
+                     *       "code": "DATABASE_UNAVAILABLE",
+                     *       "detail": "The database is unavailable; retry later",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLoadScales: {
+        parameters: {
+            query?: {
+                /** @description At most this many scales, the newest (1 to 100; 20 when absent). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                scopeName: string;
+                streamName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recent scales by load. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoadScaleList"];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a wrong type or value, a missing field, or a malformed percent-encoding in the path. The problem document names each invalid field in `errors`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:invalid-request",
+                     *       "title": "Bad request",
+                     *       "status": 400,
+                     *       "code": "INVALID_REQUEST",
+                     *       "detail": "scalingPolicy.minSegments: minSegments must not be less than 1",
+                     *       "instance": "/v1/scopes/sales/streams",
+                     *       "errors": [
+                     *         {
+                     *           "field": "scalingPolicy.minSegments",
+                     *           "message": "minSegments must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on (`AUTH_ENABLED`): credentials are missing or wrong. `WWW-Authenticate` asks for HTTP Basic. */
+            401: {
+                headers: {
+                    /** @description The challenge: `Basic realm="tributary", charset="UTF-8"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:unauthenticated",
+                     *       "title": "Unauthorized",
+                     *       "status": 401,
+                     *       "code": "UNAUTHENTICATED",
+                     *       "detail": "Valid credentials are required (HTTP Basic)",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description With authentication on: the account lacks the permission this operation needs on its resource (`prn::/scope:S/stream:T`, ...). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:tributary:problem:permission-denied",
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "code": "PERMISSION_DENIED",
+                     *       "detail": "READ_UPDATE on prn::/ is required",
+                     *       "instance": "/v1/scopes",
+                     *       "requestId": "0b6f3c1e-2f4a-4d0e-9a51-4f3e2b1c0d9a"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found: a scope, stream, reader group, reader or health contributor named in the path does not exist (`code` says which). The body is empty unless the request's `Accept` includes `application/problem+json`; then it is a problem document. */
             404: {
                 headers: {
                     [name: string]: unknown;

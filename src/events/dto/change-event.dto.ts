@@ -21,6 +21,7 @@ export class ChangeEventDto {
       'updateStreamState',
       'deleteStream',
       'scaleStream',
+      'reportLoad',
       'createReaderGroup',
       'deleteReaderGroup',
       'setReaderOnline',

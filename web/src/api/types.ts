@@ -36,3 +36,4 @@ export type MissingPermission = Schemas['ProblemMissingPermission'];
 export type ScopePolicy = Schemas['ScopePolicy'];
 export type PolicyViolation = Schemas['ProblemPolicyViolation'];
 export type ScopeCompliance = Schemas['ScopeCompliance'];
+export type LoadScale = Schemas['LoadScale'];

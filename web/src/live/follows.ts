@@ -36,3 +36,9 @@ export const theReaderGroup =
 
 /** Every change (the audit trail has a row for each). */
 export const everything: Follows = () => true;
+
+/** One stream's scales by load. */
+export const loadScalesOf =
+  (scope: string, stream: string): Follows =>
+  (event) =>
+    theStream(scope, stream)(event) && event.operation === 'reportLoad';

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { answer, api } from '../api/client';
 import { ErrorMessage } from '../components/error-message';
+import { scalesByLoad } from '../load-scales/load-scale-words';
+import { LoadScalesSection } from '../load-scales/load-scales-section';
 import { Loading, Screen } from '../components/screen';
 import { Link } from '../routing/router';
 import { pathOf } from '../routing/routes';
@@ -48,6 +50,9 @@ export function StreamScreen({ scope, stream }: { scope: string; stream: string 
             onChanged={changed}
           />
           <StreamDescriptionSection description={description} />
+          {scalesByLoad(description.configuration.scalingPolicy) && (
+            <LoadScalesSection scope={scope} stream={stream} />
+          )}
           <SegmentMapSection
             scope={scope}
             stream={stream}
