@@ -104,10 +104,10 @@ async function main(): Promise<void> {
     };
     const idle = await measure(base, get, service.pid, load);
     let sent = 0;
-    let failed: unknown;
+    let failed: Error | undefined;
     const sender = setInterval(() => {
       sent += 1;
-      report().catch((error: unknown) => (failed = error));
+      report().catch((error: unknown) => (failed = error as Error));
     }, 1000 / BATCHES_PER_SECOND);
     const loaded = await measure(base, get, service.pid, load).finally(() => clearInterval(sender));
     if (failed) throw failed;
