@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { setImmediate } from 'node:timers/promises';
 import type { Actor } from '../audit/actor';
 import type { Recorded } from '../audit/audited-changes.service';
 import { streamResource } from '../auth/resources';
@@ -18,7 +19,12 @@ import {
   type ScaleDecision,
   type SegmentMarks,
 } from '../scaling/load-rules';
-import { planScale, type ScaleOutcome, type ScaleStart } from '../scaling/manual-scale';
+import {
+  planScale,
+  type ScaleOutcome,
+  type ScaleStart,
+  type Segment,
+} from '../scaling/manual-scale';
 import { nextEpochTime } from '../scaling/scaling-history';
 import { isRateType } from '../streams/scaling-policy';
 import { SegmentsService } from '../streams/segments.service';
@@ -34,6 +40,9 @@ import type {
   ScaleByLoadRecord,
 } from './load-result';
 import { SegmentLoadsRepository, type StoredMarks } from './segment-loads.repository';
+
+/** How many reports are taken between two turns of the event loop. */
+const YIELD_EVERY = 100;
 
 /** A segment's stored last report is written again at most this many times per silence. */
 const REFRESHES_PER_SILENCE = 10;
@@ -54,6 +63,8 @@ interface Round {
   marks: Map<number, SegmentMarks>;
   /** What was stored when the request began. */
   stored: StoredMarks;
+  /** The active segments by number. */
+  byNumber: Map<number, Segment>;
   /** The segments reported (not ignored), which remember the report. */
   reported: Set<number>;
   sealed: number[];
@@ -151,7 +162,11 @@ export class LoadReportsService {
     const { scopeName: scope, name } = stream;
     const round = await this.roundOf(stream, start, Date.now(), policy);
     const results: LoadResult[] = [];
-    for (const report of reports) results.push(await this.taken(round, report));
+    for (const [i, report] of reports.entries()) {
+      results.push(await this.taken(round, report));
+      // A batch is a thousand reports: the readers' requests are answered between its parts.
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await setImmediate();
+    }
     if (round.write && (round.reported.size > 0 || round.sealed.length > 0)) {
       const first = round.stored.marks.size === 0;
       const kept = this.remembered(round);
@@ -163,7 +178,7 @@ export class LoadReportsService {
   /** One report, on the stream as the reports before it left it. */
   private async taken(round: Round, report: LoadReport): Promise<LoadResult> {
     const { segment: number } = report;
-    const segment = round.start.active.find((s) => s.number === number);
+    const segment = round.byNumber.get(number);
     if (!segment) return { segment: number, outcome: 'ignored', reason: 'SEGMENT_NOT_ACTIVE' };
     round.reported.add(number);
     const decision = decide(this.loaded(round), segment, report, round.now, this.settings);
@@ -196,7 +211,7 @@ export class LoadReportsService {
       const outcomes: LoadOutcome[] = [];
       for (const number of found.segments) {
         // A segment an earlier one merged with is no longer active.
-        const segment = round.start.active.find((s) => s.number === number);
+        const segment = round.byNumber.get(number);
         if (!segment) continue;
         round.reported.add(number);
         const decision = coldDecision(this.loaded(round), segment, now, this.settings, because);
@@ -226,6 +241,7 @@ export class LoadReportsService {
     return {
       stream,
       start: { ...start, active: byStart(start.active) },
+      byNumber: new Map(start.active.map((segment) => [segment.number, segment])),
       marks: new Map(stored.marks),
       stored,
       reported: new Set(),
@@ -277,6 +293,8 @@ export class LoadReportsService {
       active: outcome.segments,
       nextNumber: start.nextNumber + outcome.newSegments.length,
     };
+    for (const number of outcome.sealedSegments) round.byNumber.delete(number);
+    for (const segment of outcome.newSegments) round.byNumber.set(segment.number, segment);
     return {
       segment: segmentNumber,
       outcome: decision.outcome,
