@@ -10,7 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
@@ -22,7 +22,7 @@ const STAMP = join(ROOT, 'dist/build-inputs.json');
 const NOT_AN_INPUT = /\.spec\.tsx?$/;
 
 /**
- * @typedef {{ name: string, inputs: string[], output: string, command: string[] }} Stage
+ * @typedef {{ name: string, inputs: string[], output: string, command: string[], executables?: string[] }} Stage
  * @type {Stage[]}
  * The service comes first: `nest build` empties dist/, the console's output included, which
  * the console's stage then sees missing and rebuilds.
@@ -33,6 +33,9 @@ const STAGES = [
     inputs: ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'],
     output: 'dist/src/main.js',
     command: ['node_modules/@nestjs/cli/bin/nest.js', 'build'],
+    // The package's bin: `npx tributary` in a checkout runs the file itself, which a build
+    // writes as a plain file.
+    executables: ['dist/src/cli/main.js'],
   },
   {
     name: 'console',
@@ -100,6 +103,7 @@ for (const stage of STAGES) {
     stdio: 'inherit',
   });
   if (run.status !== 0) process.exit(run.status ?? 1);
+  for (const file of stage.executables ?? []) chmodSync(join(ROOT, file), 0o755);
   // Read again: the service's build empties dist/, and with it the stamp.
   writeFileSync(STAMP, JSON.stringify({ ...readStamp(), [stage.name]: digest }, null, 2));
   process.stdout.write(`build: ${stage.name} built in ${Date.now() - started} ms\n`);

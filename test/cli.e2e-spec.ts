@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { cliAt, CliRun, tributary } from './support/cli-process';
 import { freePort, ServiceProcess } from './support/service-process';
@@ -354,6 +356,11 @@ describe('tributary CLI (e2e)', () => {
       expect(run.code).toBe(1);
       expect(run.stderr).not.toBe('');
       expect((await cli(['streams', 'get', 'st', 'x'])).code).toBe(2);
+    });
+
+    it('is built as an executable, which `npx tributary` in a checkout runs', () => {
+      const mode = statSync(join(__dirname, '../dist/src/cli/main.js')).mode;
+      expect(mode & 0o111).toBe(0o111);
     });
 
     it('exits 0 for --help', async () => {
