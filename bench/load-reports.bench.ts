@@ -12,11 +12,9 @@
  * creates a database `tributary_bench_*` and drops it at the end.
  */
 import { parseArgs } from 'node:util';
-import { freePort, ServiceProcess } from '../test/support/service-process';
-import { BenchDatabase } from './support/database';
 import { measure, RequestSource } from './support/load';
 import { cpuSeconds } from './support/memory';
-import { AS_IN_PRODUCTION, YOUNG_GENERATION } from './support/servers';
+import { send, withMeasuredService } from './support/servers';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,26 +40,8 @@ const batch = JSON.stringify({
   })),
 });
 
-async function send(base: string, method: string, path: string, body: string): Promise<void> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json' },
-    body,
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  await res.arrayBuffer();
-}
-
 async function main(): Promise<void> {
-  const database = await BenchDatabase.create(
-    process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  );
-  const service = ServiceProcess.start(
-    { PORT: String(await freePort()), DATABASE_URL: database.url, ...AS_IN_PRODUCTION },
-    { execArgv: YOUNG_GENERATION, stdoutFile: '/dev/null' },
-  );
-  try {
-    await service.ready();
+  await withMeasuredService(async (service) => {
     const base = service.baseUrl;
     await send(base, 'POST', '/v1/scopes', JSON.stringify({ scopeName: 'loaded' }));
     const scalingPolicy = {
@@ -120,10 +100,7 @@ async function main(): Promise<void> {
     console.log(
       `ratio: GET p99 loaded / idle = ${(loaded.latency.p99 / idle.latency.p99).toFixed(2)}`,
     );
-  } finally {
-    await service.stop();
-    await database.drop();
-  }
+  });
 }
 
 main().catch((error: unknown) => {

@@ -11,11 +11,9 @@
  * creates a database `tributary_bench_*` and drops it at the end.
  */
 import { parseArgs } from 'node:util';
-import { freePort, ServiceProcess } from '../test/support/service-process';
 import { CREATE_BODY, updateBody } from './scenarios';
-import { BenchDatabase } from './support/database';
 import { LoadResult, measure, medianOfRounds, RequestSource } from './support/load';
-import { AS_IN_PRODUCTION, YOUNG_GENERATION } from './support/servers';
+import { send, withMeasuredService } from './support/servers';
 
 const { values: args } = parseArgs({
   options: {
@@ -81,25 +79,8 @@ const SCENARIOS: { name: string; requests: (scope: string) => RequestSource }[] 
   { name: 'update-rescale', requests: updates },
 ];
 
-async function send(base: string, method: string, path: string, body: object): Promise<void> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-}
-
 async function main(): Promise<void> {
-  const database = await BenchDatabase.create(
-    process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  );
-  const service = ServiceProcess.start(
-    { PORT: String(await freePort()), DATABASE_URL: database.url, ...AS_IN_PRODUCTION },
-    { execArgv: YOUNG_GENERATION, stdoutFile: '/dev/null' },
-  );
-  try {
-    await service.ready();
+  await withMeasuredService(async (service) => {
     const base = service.baseUrl;
     for (const scope of Object.values(SCOPES)) {
       await send(base, 'POST', '/v1/scopes', { scopeName: scope });
@@ -139,10 +120,7 @@ async function main(): Promise<void> {
           (policed.cpuMicrosPerRequest / plain.cpuMicrosPerRequest).toFixed(2),
       );
     }
-  } finally {
-    await service.stop();
-    await database.drop();
-  }
+  });
 }
 
 main().catch((error: unknown) => {
