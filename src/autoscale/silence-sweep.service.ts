@@ -1,13 +1,16 @@
 import { Propagation } from '@nestjs-cls/transactional';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
+import { PeriodicTask } from '../database/periodic-task';
 import { LoadReportsService } from './load-reports.service';
 import { SegmentLoadsRepository } from './segment-loads.repository';
 
 /** Any constant shared by every instance; it names the lock that one sweep at a time holds. */
 export const SWEEP_LOCK = 7_404_100_002;
+
+const LOGGER = new Logger('ScalingByLoad');
 
 /** The most streams one sweep scales; the rest wait for the next. */
 const STREAMS_PER_SWEEP = 100;
@@ -22,33 +25,22 @@ const STREAMS_PER_SWEEP = 100;
  * transaction of its own under its row lock, where its silence is read again.
  */
 @Injectable()
-export class SilenceSweep implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger('ScalingByLoad');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-
+export class SilenceSweep extends PeriodicTask {
   constructor(
     @InjectDb() private readonly db: Db,
-    private readonly config: AppConfig,
+    config: AppConfig,
     private readonly loads: SegmentLoadsRepository,
     private readonly reports: LoadReportsService,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.sweep()
-        .catch((error: unknown) =>
-          this.logger.warn(`the sweep of silence failed: ${String(error)}`),
-        )
-        .finally(() => (this.running = undefined));
-    }, this.config.AUTOSCALE_SWEEP_MS).unref();
+  ) {
+    super({
+      what: 'the sweep of silence',
+      intervalMs: config.AUTOSCALE_SWEEP_MS,
+      logger: LOGGER,
+    });
   }
 
-  /** Stops the timer and lets a sweep in progress finish (before the pool closes). */
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  protected pass(): Promise<boolean> {
+    return this.sweep();
   }
 
   /** One sweep; false when another instance's holds the lock. */
@@ -63,7 +55,7 @@ export class SilenceSweep implements OnApplicationBootstrap, OnModuleDestroy {
         await this.db
           .withTransaction(Propagation.RequiresNew, () => this.reports.silence(scope, stream, now))
           .catch((error: unknown) =>
-            this.logger.warn(`scaling ${scope}/${stream} by silence failed: ${String(error)}`),
+            LOGGER.warn(`scaling ${scope}/${stream} by silence failed: ${String(error)}`),
           );
       }
       return true;

@@ -1,4 +1,5 @@
-import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type { Logger } from '@nestjs/common';
+import { PeriodicTask } from './periodic-task';
 
 export interface PeriodicPurgeOptions {
   /** What is deleted, for the log line of a failed pass ("expired events"). */
@@ -15,34 +16,21 @@ export interface PeriodicPurgeOptions {
 }
 
 /**
- * Deletes what has expired, in the background, in bounded batches: one pass at a time, every
- * `intervalMs`; a failed pass is logged and the next one tries again. Every instance runs one:
- * each batch is one statement, so several instances share the work. A feature's purge is a
- * provider that extends this class: it starts when the application has started, and stops (a
- * pass in progress let finish) before the pool closes.
+ * Deletes what has expired, in the background, in bounded batches (see {@link PeriodicTask}).
+ * Every instance runs one: each batch is one statement, so several instances share the work. A
+ * feature's purge is a provider that extends this class.
  */
-export class PeriodicPurge implements OnApplicationBootstrap, OnModuleDestroy {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
-
-  constructor(private readonly options: PeriodicPurgeOptions) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.purge()
-        .catch((error: unknown) => {
-          this.options.logger.warn(`deleting ${this.options.what} failed: ${String(error)}`);
-          return 0;
-        })
-        .finally(() => (this.running = undefined));
-    }, this.options.intervalMs).unref();
+export class PeriodicPurge extends PeriodicTask {
+  constructor(private readonly options: PeriodicPurgeOptions) {
+    super({
+      what: `deleting ${options.what}`,
+      intervalMs: options.intervalMs,
+      logger: options.logger,
+    });
   }
 
-  /** Stops the timer and lets a pass in progress finish (before the pool closes). */
-  async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  protected pass(): Promise<number> {
+    return this.purge();
   }
 
   /** One pass: batches until none is left or the pass's budget is spent; how many it deleted. */

@@ -378,20 +378,6 @@ export class StreamsRepository {
   }
 
   /**
-   * The active segments of each active user stream of a scope, by name; a sealed stream's
-   * segments are not active, and it is absent.
-   */
-  async activeSegmentsByStream(scope: string): Promise<Map<string, number>> {
-    const counts = await this.activeUserSegments()
-      .andWhere('g.scope_name = :scope', { scope })
-      .select('g.stream_name', 'name')
-      .addSelect('count(*)::int', 'count')
-      .groupBy('g.stream_name')
-      .getRawMany<{ name: string; count: number }>();
-    return new Map(counts.map((c) => [c.name, c.count]));
-  }
-
-  /**
    * The active segments of each active user stream of the scopes, by scoped name
    * (`scope/stream`), in one grouped read; a stream without active segments is absent.
    */

@@ -181,11 +181,11 @@ export class StreamsService {
    */
   async standing(scope: string): Promise<StandingStream[]> {
     const streams = await this.streams.findUserStreamsIn([scope], false);
-    const active = await this.streams.activeSegmentsByStream(scope);
+    const active = await this.streams.activeSegmentCounts([scope]);
     return streams.map((stream) => ({
       name: stream.name,
       configuration: stream.configuration,
-      activeSegments: active.get(stream.name) ?? 0,
+      activeSegments: active.get(`${scope}/${stream.name}`) ?? 0,
     }));
   }
 
