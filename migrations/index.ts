@@ -11,6 +11,7 @@ import { AuditDenialCounts1764710000000 } from './1764710000000-AuditDenialCount
 import { ScopePolicies1764800000000 } from './1764800000000-ScopePolicies';
 import { LoadReports1764900000000 } from './1764900000000-LoadReports';
 import { LoadScalesIndex1764960000000 } from './1764960000000-LoadScalesIndex';
+import { PolicyCounts1765000000000 } from './1765000000000-PolicyCounts';
 
 /** Every migration, oldest first. A new migration is added here in the same commit. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   ScopePolicies1764800000000,
   LoadReports1764900000000,
   LoadScalesIndex1764960000000,
+  PolicyCounts1765000000000,
 ];

@@ -70,6 +70,11 @@ const FILLS: Record<string, string[]> = {
     `INSERT INTO segment_numbering (scope_name, stream_name, next_number)
      VALUES ('mid', 'scaled', 6), ('mid', '_MARKscaled', 1)`,
   ],
+  // Policies set before their counts were kept: the upgrade counts what each limits.
+  ScopePolicies1764800000000: [
+    `INSERT INTO scope_policies (scope_name, policy)
+     VALUES ('old', '{"maxStreams": 10}'), ('mid', '{"maxActiveSegments": 50}')`,
+  ],
 };
 
 /** The release point from which the database holds the stream `mid/scaled`. */
@@ -91,6 +96,7 @@ const TABLES = [
   'reader_groups',
   'reader_group_streams',
   'reader_group_readers',
+  'scope_policies',
 ];
 
 /** Every row of every table that exists, as text, so a later comparison sees any change. */
@@ -112,6 +118,9 @@ async function snapshot(client: Client): Promise<Record<string, string[]>> {
   }
   return rows;
 }
+
+/** The release point from which the database holds policies. */
+const POLICIES_FROM = migrations.findIndex((m) => m.name === 'ScopePolicies1764800000000') + 1;
 
 const earlierPoints = migrations.slice(0, -1).map((_, i) => i + 1);
 
@@ -166,7 +175,8 @@ describe.each(earlierPoints)('Upgrading a database of release point %i to head (
   it('starts from the rows of that release point', () => {
     const scopes = before.scopes.map((row) => row.slice(1, row.indexOf(',')));
     expect(scopes).toEqual(point >= 2 ? ['mid', 'old'] : ['old']);
-    expect(Object.keys(before)).toEqual(point >= 2 ? TABLES : ['scopes', 'streams']);
+    const tables = TABLES.filter((table) => table !== 'scope_policies' || point >= POLICIES_FROM);
+    expect(Object.keys(before)).toEqual(point >= 2 ? tables : ['scopes', 'streams']);
   });
 
   it('keeps every row of the earlier schema, and applies every later migration', async () => {
@@ -188,6 +198,20 @@ describe.each(earlierPoints)('Upgrading a database of release point %i to head (
         async (sql) => (await client.query<Record<string, unknown>>(sql)).rows,
       ),
     ).toEqual([]);
+  });
+
+  it('counts what each policy set before it limits', async () => {
+    const counts = () =>
+      t.sql(`SELECT scope_name, user_streams, active_segments FROM scope_policies ORDER BY 1`);
+    expect(await counts()).toEqual(
+      point >= POLICIES_FROM
+        ? [
+            { scope_name: 'mid', user_streams: 2, active_segments: 3 },
+            // orders' two segments; archive is sealed.
+            { scope_name: 'old', user_streams: 2, active_segments: 2 },
+          ]
+        : [],
+    );
   });
 
   it('serves and changes the old streams through the API', async () => {

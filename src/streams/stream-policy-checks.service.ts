@@ -6,7 +6,11 @@ import {
   ProducedStream,
   streamViolations,
 } from '../policies/policy-rules';
-import { ScopePoliciesRepository } from '../policies/scope-policies.repository';
+import {
+  ScopePoliciesRepository,
+  type ScopeUsage,
+  type StoredPolicy,
+} from '../policies/scope-policies.repository';
 import type { PolicyViolation, ScopePolicy } from '../policies/scope-policy';
 import { StreamExistsError } from './stream.errors';
 import { StreamsRepository } from './streams.repository';
@@ -25,11 +29,31 @@ export interface PolicedChange {
 
 /** A scope's policy read under its row lock, which the transaction holds. */
 export interface HeldPolicy {
-  held: ScopePolicy;
+  held: StoredPolicy;
 }
 
 /** Where a check finds the policy: see {@link StreamPolicyChecks.check}. */
 export type PolicySource = 'lock' | 'read' | HeldPolicy;
+
+/** The counts a policy's row keeps once the change is made. */
+const usageAfter = (usage: ScopeUsage, change: PolicedChange): ScopeUsage => ({
+  streams: usage.streams + (change.addsStream ? 1 : 0),
+  activeSegments: usage.activeSegments + change.segments.after - change.segments.before,
+});
+
+/**
+ * The counts the change moves, from what the policy's row keeps (`usage`): the scope's user
+ * streams and active segments as the changes before this one left them.
+ */
+const countChanges = ({ usage }: StoredPolicy, change: PolicedChange): CountChanges => {
+  const { before, after } = change.segments;
+  const changes: CountChanges = { maxSegmentsPerStream: { before, after } };
+  if (usage === undefined) return changes;
+  const next = usageAfter(usage, change);
+  changes.maxStreams = { before: usage.streams, after: next.streams };
+  changes.maxActiveSegments = { before: usage.activeSegments, after: next.activeSegments };
+  return changes;
+};
 
 const hasCountLimits = (policy: ScopePolicy): boolean =>
   policy.maxStreams !== undefined ||
@@ -39,9 +63,11 @@ const hasCountLimits = (policy: ScopePolicy): boolean =>
 /**
  * Holds every create, PUT and scale of a user stream to its scope's policy (docs/extensions.md section 10),
  * in the change's own transaction and before it writes. The policy's row is locked first: the
- * changes of a scope with a policy take turns on it, so each counts what the one before it left
- * (another instance's too), and a count limit cannot be passed by changes racing each other.
- * A scope without a policy costs one read of no row, and no lock.
+ * changes of a scope with a policy take turns on it, so each reads the counts the one before it
+ * left on the row (another instance's too), and a count limit cannot be passed by changes racing
+ * each other. The counts are kept on the row by the database (docs/ARCHITECTURE.md, "Counts a
+ * policy limits"): a check reads no more than the row, however large the scope. A scope without a
+ * policy costs one read of no row, and no lock.
  */
 @Injectable()
 export class StreamPolicyChecks {
@@ -53,10 +79,11 @@ export class StreamPolicyChecks {
   /**
    * Reads the scope's policy and locks its row until the transaction ends. A change of an
    * existing stream takes it before the stream's own row, as a create and an apply take it
-   * before they read or write streams: every change a policy limits takes the two in one order.
+   * before they read or write streams: every change that moves what a policy counts takes the
+   * two in one order (a seal and a delete too, whose counts the row's triggers move).
    */
   async hold(scope: string): Promise<HeldPolicy> {
-    return { held: (await this.policies.find(scope, true)).policy };
+    return { held: await this.policies.find(scope, true) };
   }
 
   /**
@@ -65,52 +92,28 @@ export class StreamPolicyChecks {
    * policy {@link hold} read and locked.
    */
   async check(scope: string, change: PolicedChange, from: PolicySource = 'lock'): Promise<void> {
-    const policy =
-      typeof from === 'object'
-        ? from.held
-        : (await this.policies.find(scope, from === 'lock')).policy;
+    const stored =
+      typeof from === 'object' ? from.held : await this.policies.find(scope, from === 'lock');
+    const { policy } = stored;
     const violations: PolicyViolation[] = change.produced
       ? streamViolations(policy, change.produced.stream, change.produced.change)
       : [];
     if (hasCountLimits(policy)) {
-      violations.push(...countViolations(policy, await this.countChanges(scope, policy, change)));
+      violations.push(...countViolations(policy, countChanges(stored, change)));
     }
-    if (violations.length === 0) return;
+    if (violations.length === 0) {
+      // The change is made next in this transaction, whose later checks (a batch of reports
+      // scales a stream several times) count from where it leaves the counts.
+      if (typeof from === 'object' && stored.usage) {
+        from.held = { ...stored, usage: usageAfter(stored.usage, change) };
+      }
+      return;
+    }
     const created = change.produced?.change === 'create' ? change.produced.stream.name : undefined;
     // A create of a stream that exists is a conflict, whatever the policy says of a new one.
     if (created !== undefined && (await this.streams.exists(scope, created))) {
       throw new StreamExistsError(scope, created);
     }
     throw new PolicyViolationError(change.what, violations);
-  }
-
-  /**
-   * The counts the change moves that its policy limits. A count the change does not raise
-   * cannot break its limit, and is not counted: a scale in a scope that limits streams alone, or
-   * a create in one that limits segments per stream alone, reads nothing more.
-   */
-  private async countChanges(
-    scope: string,
-    policy: ScopePolicy,
-    change: PolicedChange,
-  ): Promise<CountChanges> {
-    const { before, after } = change.segments;
-    const changes: CountChanges = { maxSegmentsPerStream: { before, after } };
-    const asked = {
-      streams: policy.maxStreams !== undefined && change.addsStream,
-      activeSegments: policy.maxActiveSegments !== undefined && after > before,
-    };
-    if (!asked.streams && !asked.activeSegments) return changes;
-    const now = await this.streams.userCounts(scope, asked);
-    if (now.streams !== undefined) {
-      changes.maxStreams = { before: now.streams, after: now.streams + 1 };
-    }
-    if (now.activeSegments !== undefined) {
-      changes.maxActiveSegments = {
-        before: now.activeSegments,
-        after: now.activeSegments + after - before,
-      };
-    }
-    return changes;
   }
 }

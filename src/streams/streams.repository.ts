@@ -129,37 +129,6 @@ const INSERT = new InsertRows(
 const INTERNAL = `s.name LIKE '\\_%'`;
 const USER = `s.name NOT LIKE '\\_%'`;
 
-/**
- * The counts a scope's policy limits, in one statement, each run only when its flag asks for it
- * (a scalar subquery in a CASE branch not taken is never run): a create in a scope of 100,000
- * streams does not count its segments unless the policy limits them.
- */
-const USER_COUNTS = new QueryBuiltOnce(
-  (manager) => {
-    const streams = manager
-      .getRepository(StreamEntity)
-      .createQueryBuilder('s')
-      .select('count(*)::int')
-      .where('s.scope_name = :scope')
-      .andWhere(USER);
-    const segments = manager
-      .getRepository(StreamSegmentEntity)
-      .createQueryBuilder('g')
-      .select('count(*)::int')
-      .innerJoin(StreamEntity, 's', 's.scope_name = g.scope_name AND s.name = g.stream_name')
-      .where('g.scope_name = :scope')
-      .andWhere('g.sealed_in IS NULL')
-      .andWhere(`s.state = 'ACTIVE'`)
-      .andWhere(USER);
-    return manager
-      .createQueryBuilder()
-      .select(`CASE WHEN :countStreams THEN (${streams.getQuery()}) END`, 'streams')
-      .addSelect(`CASE WHEN :countSegments THEN (${segments.getQuery()}) END`, 'activeSegments')
-      .from('(SELECT 1)', 'one');
-  },
-  ['scope', 'countStreams', 'countSegments'],
-);
-
 /** What each filter keeps of a scope's streams. */
 const WHERE_FILTER: Record<StreamFilter['kind'], string> = {
   user: USER,
@@ -357,24 +326,6 @@ export class StreamsRepository {
 
   exists(scope: string, name: string): Promise<boolean> {
     return this.streams.existsBy({ scopeName: scope, name });
-  }
-
-  /**
-   * What a scope's policy counts, each only when asked: its user streams (sealed ones too), and
-   * the active segments of its active user streams (a sealed stream's segments are not active).
-   */
-  async userCounts(
-    scope: string,
-    asked: { streams: boolean; activeSegments: boolean },
-  ): Promise<{ streams?: number; activeSegments?: number }> {
-    const [counts] = await USER_COUNTS.rows<{
-      streams: number | null;
-      activeSegments: number | null;
-    }>(this.db.tx, { scope, countStreams: asked.streams, countSegments: asked.activeSegments });
-    return {
-      streams: counts.streams ?? undefined,
-      activeSegments: counts.activeSegments ?? undefined,
-    };
   }
 
   /**

@@ -11,6 +11,7 @@ import { ListAnswer } from '../pagination/list-answer';
 import type { PageQueryDto } from '../pagination/page-query.dto';
 import { Paginator } from '../pagination/paginator';
 import type { StandingStream } from '../policies/compliance';
+import { NO_POLICY } from '../policies/scope-policies.repository';
 import { activeSegmentsAfter, needsRescale } from '../scaling/scaling-decision';
 import { equalKeyRanges } from '../scaling/key-ranges';
 import {
@@ -43,6 +44,9 @@ import { toStreamProperty } from './stream.mapper';
 import { HeldPolicy, StreamPolicyChecks } from './stream-policy-checks.service';
 import { type ScaleBase, StreamsRepository } from './streams.repository';
 import type { ListedStream } from './stream.entity';
+
+/** A change that holds its scope's policy before its stream (see StreamPolicyChecks.hold). */
+const HOLDS_POLICY = { policed: true };
 
 /** A stream of a listing of several scopes. */
 export interface ScopedStream {
@@ -276,30 +280,45 @@ export class StreamsService {
     condition?: TagCondition,
   ): Promise<Tagged<StreamStateDto>> {
     const body: StreamStateDto = { streamState: 'SEALED' };
-    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
-      if (stream.state === 'SEALED') return { result: Tagged.of(body, stream.revision) };
-      return {
-        result: Tagged.of(body, await this.streams.seal(scope, name)),
-        audit: {
-          operation: Operation.updateStreamState,
-          resource: streamResource(scope, name),
-          after: body,
-        },
-        shown: () => this.get(scope, name),
-      };
-    });
+    return this.changeUserStream(
+      actor,
+      scope,
+      name,
+      condition,
+      async (stream) => {
+        if (stream.state === 'SEALED') return { result: Tagged.of(body, stream.revision) };
+        return {
+          result: Tagged.of(body, await this.streams.seal(scope, name)),
+          audit: {
+            operation: Operation.updateStreamState,
+            resource: streamResource(scope, name),
+            after: body,
+          },
+          shown: () => this.get(scope, name),
+        };
+        // Holds the policy first: sealing moves the count of active segments its row keeps.
+      },
+      HOLDS_POLICY,
+    );
   }
 
   /** Deletes a sealed stream; its companion goes with it. */
   delete(actor: Actor, scope: string, name: string, condition?: TagCondition): Promise<void> {
-    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
-      if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
-      await this.streams.delete(scope, name);
-      return {
-        result: undefined,
-        audit: { operation: Operation.deleteStream, resource: streamResource(scope, name) },
-      };
-    });
+    return this.changeUserStream(
+      actor,
+      scope,
+      name,
+      condition,
+      async (stream) => {
+        if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
+        await this.streams.delete(scope, name);
+        return {
+          result: undefined,
+          audit: { operation: Operation.deleteStream, resource: streamResource(scope, name) },
+        };
+      },
+      HOLDS_POLICY,
+    );
   }
 
   /**
@@ -385,7 +404,7 @@ export class StreamsService {
     { policed = false }: { policed?: boolean } = {},
   ): Promise<T> {
     // A change its scope's policy judges holds the policy first (see StreamPolicyChecks.hold).
-    let policy: HeldPolicy = { held: {} };
+    let policy: HeldPolicy = { held: NO_POLICY };
     const target: ChangeTarget<Stream> = {
       what: `stream ${scope}/${name}`,
       lock: async () => {
