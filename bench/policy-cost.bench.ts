@@ -5,7 +5,13 @@
  * medians. The figure is the service's own CPU time per request; the `ratio:` lines are policed
  * over plain.
  *
- *   npm run bench:policy-cost [-- --rounds 3 --seconds 10]
+ *   npm run bench:policy-cost [-- --rounds 3 --seconds 10 --connections 10 --rate 200]
+ *
+ * Without `--rate`, each side runs as fast as its answers come: the policed scope's changes take
+ * turns on its policy's row, so it answers fewer per second, and a service that waits more
+ * between its statements pays more CPU per request. With `--rate N`, both sides are sent N
+ * requests/s (below what either answers), the same work each second, so the ratio is what the
+ * policy's checks cost alone.
  *
  * Needs BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres), where it
  * creates a database `tributary_bench_*` and drops it at the end.
@@ -20,12 +26,14 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
+    rate: { type: 'string' },
   },
 });
 const LOAD = {
   connections: Number(args.connections),
   warmupSeconds: 3,
   seconds: Number(args.seconds),
+  overallRate: args.rate === undefined ? undefined : Number(args.rate),
 };
 const UPDATED_STREAMS = 200;
 
