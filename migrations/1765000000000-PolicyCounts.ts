@@ -56,35 +56,28 @@ export class PolicyCounts1765000000000 implements MigrationInterface {
               AND s.state = 'ACTIVE' AND s.name NOT LIKE '\\_%');
       END $$`);
 
+    // User streams inserted or deleted, by statement: the same transition table name for both.
     await db.query(`
-      CREATE FUNCTION scope_policy_counts_streams_inserted() RETURNS trigger
+      CREATE FUNCTION scope_policy_counts_streams_changed() RETURNS trigger
         LANGUAGE plpgsql AS $$
+      DECLARE
+        sign bigint := CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END;
       BEGIN
-        PERFORM scope_policy_counts_move(array_agg(scope_name), array_agg(n), array_agg(0::bigint))
-           FROM (SELECT scope_name, count(*) AS n FROM inserted
+        PERFORM scope_policy_counts_move(array_agg(scope_name), array_agg(sign * n),
+                  array_agg(0::bigint))
+           FROM (SELECT scope_name, count(*) AS n FROM changed
                   WHERE name NOT LIKE '\\_%' GROUP BY scope_name) AS c
          HAVING count(*) > 0;
         RETURN NULL;
       END $$`);
     await db.query(`
       CREATE TRIGGER scope_policy_counts_streams_inserted AFTER INSERT ON streams
-        REFERENCING NEW TABLE AS inserted
-        FOR EACH STATEMENT EXECUTE FUNCTION scope_policy_counts_streams_inserted()`);
-
-    await db.query(`
-      CREATE FUNCTION scope_policy_counts_streams_deleted() RETURNS trigger
-        LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM scope_policy_counts_move(array_agg(scope_name), array_agg(-n), array_agg(0::bigint))
-           FROM (SELECT scope_name, count(*) AS n FROM deleted
-                  WHERE name NOT LIKE '\\_%' GROUP BY scope_name) AS c
-         HAVING count(*) > 0;
-        RETURN NULL;
-      END $$`);
+        REFERENCING NEW TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION scope_policy_counts_streams_changed()`);
     await db.query(`
       CREATE TRIGGER scope_policy_counts_streams_deleted AFTER DELETE ON streams
-        REFERENCING OLD TABLE AS deleted
-        FOR EACH STATEMENT EXECUTE FUNCTION scope_policy_counts_streams_deleted()`);
+        REFERENCING OLD TABLE AS changed
+        FOR EACH STATEMENT EXECUTE FUNCTION scope_policy_counts_streams_changed()`);
 
     // A stream sealed, or deleted while active, takes its open segments out of the count; rare,
     // so one row at a time, and only the rows the WHEN keeps call the function.
@@ -119,18 +112,28 @@ export class PolicyCounts1765000000000 implements MigrationInterface {
         FOR EACH ROW WHEN (OLD.state = 'ACTIVE' AND OLD.name NOT LIKE '\\_%')
         EXECUTE FUNCTION scope_policy_counts_stream_state()`);
 
+    // Segments opened (inserted open) or sealed, by statement: each stream's change, counted
+    // where the stream is an active user stream.
+    await db.query(`
+      CREATE FUNCTION scope_policy_counts_move_segments(scopes text[], names text[], opened bigint[])
+        RETURNS void LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM scope_policy_counts_move(array_agg(scope_name), array_agg(0::bigint), array_agg(n))
+           FROM (SELECT d.scope_name, sum(d.opened)::bigint AS n
+                   FROM unnest(scopes, names, opened) AS d (scope_name, stream_name, opened)
+                   JOIN streams s ON s.scope_name = d.scope_name AND s.name = d.stream_name
+                  WHERE s.state = 'ACTIVE' AND d.stream_name NOT LIKE '\\_%'
+                  GROUP BY d.scope_name) AS c
+         HAVING count(*) > 0;
+      END $$`);
     await db.query(`
       CREATE FUNCTION scope_policy_counts_segments_inserted() RETURNS trigger
         LANGUAGE plpgsql AS $$
       BEGIN
-        PERFORM scope_policy_counts_move(array_agg(scope_name), array_agg(0::bigint), array_agg(n))
-           FROM (SELECT i.scope_name, sum(i.n)::bigint AS n
-                   FROM (SELECT scope_name, stream_name, count(*) AS n FROM inserted
-                          WHERE sealed_in IS NULL AND stream_name NOT LIKE '\\_%'
-                          GROUP BY scope_name, stream_name) AS i
-                   JOIN streams s ON s.scope_name = i.scope_name AND s.name = i.stream_name
-                  WHERE s.state = 'ACTIVE'
-                  GROUP BY i.scope_name) AS c
+        PERFORM scope_policy_counts_move_segments(array_agg(scope_name), array_agg(stream_name),
+                  array_agg(n))
+           FROM (SELECT scope_name, stream_name, count(*) AS n FROM inserted
+                  WHERE sealed_in IS NULL GROUP BY scope_name, stream_name) AS i
          HAVING count(*) > 0;
         RETURN NULL;
       END $$`);
@@ -138,23 +141,18 @@ export class PolicyCounts1765000000000 implements MigrationInterface {
       CREATE TRIGGER scope_policy_counts_segments_inserted AFTER INSERT ON stream_segments
         REFERENCING NEW TABLE AS inserted
         FOR EACH STATEMENT EXECUTE FUNCTION scope_policy_counts_segments_inserted()`);
-
     await db.query(`
       CREATE FUNCTION scope_policy_counts_segments_sealed() RETURNS trigger
         LANGUAGE plpgsql AS $$
       BEGIN
-        PERFORM scope_policy_counts_move(array_agg(scope_name), array_agg(0::bigint), array_agg(n))
-           FROM (SELECT i.scope_name, sum(i.n)::bigint AS n
-                   FROM (SELECT a.scope_name, a.stream_name,
-                                sum(CASE WHEN a.sealed_in IS NULL THEN 1 ELSE -1 END) AS n
-                           FROM before_update b
-                           JOIN after_update a USING (scope_name, stream_name, number)
-                          WHERE (b.sealed_in IS NULL) <> (a.sealed_in IS NULL)
-                            AND a.stream_name NOT LIKE '\\_%'
-                          GROUP BY a.scope_name, a.stream_name) AS i
-                   JOIN streams s ON s.scope_name = i.scope_name AND s.name = i.stream_name
-                  WHERE s.state = 'ACTIVE'
-                  GROUP BY i.scope_name) AS c
+        PERFORM scope_policy_counts_move_segments(array_agg(scope_name), array_agg(stream_name),
+                  array_agg(n))
+           FROM (SELECT a.scope_name, a.stream_name,
+                        sum(CASE WHEN a.sealed_in IS NULL THEN 1 ELSE -1 END)::bigint AS n
+                   FROM before_update b
+                   JOIN after_update a USING (scope_name, stream_name, number)
+                  WHERE (b.sealed_in IS NULL) <> (a.sealed_in IS NULL)
+                  GROUP BY a.scope_name, a.stream_name) AS i
          HAVING count(*) > 0;
         RETURN NULL;
       END $$`);
@@ -181,8 +179,8 @@ export class PolicyCounts1765000000000 implements MigrationInterface {
       'scope_policy_counts_segments_sealed()',
       'scope_policy_counts_segments_inserted()',
       'scope_policy_counts_stream_state()',
-      'scope_policy_counts_streams_deleted()',
-      'scope_policy_counts_streams_inserted()',
+      'scope_policy_counts_move_segments(text[], text[], bigint[])',
+      'scope_policy_counts_streams_changed()',
       'scope_policy_usage(text)',
       'scope_policy_counts_move(text[], bigint[], bigint[])',
     ]) {

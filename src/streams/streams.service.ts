@@ -280,6 +280,7 @@ export class StreamsService {
     condition?: TagCondition,
   ): Promise<Tagged<StreamStateDto>> {
     const body: StreamStateDto = { streamState: 'SEALED' };
+    // Holds the policy first, as a delete does: both move the counts its row keeps.
     return this.changeUserStream(
       actor,
       scope,
@@ -296,7 +297,6 @@ export class StreamsService {
           },
           shown: () => this.get(scope, name),
         };
-        // Holds the policy first: sealing moves the count of active segments its row keeps.
       },
       HOLDS_POLICY,
     );
