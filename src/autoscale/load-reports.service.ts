@@ -132,7 +132,6 @@ export class LoadReportsService {
         const taken = await this.run(stream, reports, policy);
         return { result: taken.result, also: taken.scales };
       },
-      { policed: true },
     );
     this.metrics.loadOutcomes(answer.results.map((r) => r.outcome));
     return answer;
@@ -226,9 +225,7 @@ export class LoadReportsService {
       this.metrics.loadOutcomes(outcomes);
       return { result: undefined, also: round.scales };
     };
-    return this.streams.changeUserStream(SWEEPER, scope, name, undefined, sweep, {
-      policed: true,
-    });
+    return this.streams.changeUserStream(SWEEPER, scope, name, undefined, sweep);
   }
 
   private async roundOf(

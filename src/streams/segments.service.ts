@@ -85,9 +85,7 @@ export class SegmentsService {
         shown: () => Promise.resolve(Tagged.of(toStreamProperty(stream), revision)),
       };
     };
-    return this.streamChanges.changeUserStream(actor, scope, name, undefined, scale, {
-      policed: true,
-    });
+    return this.streamChanges.changeUserStream(actor, scope, name, undefined, scale);
   }
 
   /**

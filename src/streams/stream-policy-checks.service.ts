@@ -42,16 +42,18 @@ const usageAfter = (usage: ScopeUsage, change: PolicedChange): ScopeUsage => ({
 });
 
 /**
- * The counts the change moves, from what the policy's row keeps (`usage`): the scope's user
- * streams and active segments as the changes before this one left them.
+ * The counts the change moves: the stream's active segments, and, from what the policy's row
+ * keeps, the scope's user streams and active segments before the change (`usage`) and after it.
  */
-const countChanges = ({ usage }: StoredPolicy, change: PolicedChange): CountChanges => {
-  const { before, after } = change.segments;
-  const changes: CountChanges = { maxSegmentsPerStream: { before, after } };
+const countChanges = (
+  change: PolicedChange,
+  usage?: { before: ScopeUsage; after: ScopeUsage },
+): CountChanges => {
+  const changes: CountChanges = { maxSegmentsPerStream: change.segments };
   if (usage === undefined) return changes;
-  const next = usageAfter(usage, change);
-  changes.maxStreams = { before: usage.streams, after: next.streams };
-  changes.maxActiveSegments = { before: usage.activeSegments, after: next.activeSegments };
+  const { before, after } = usage;
+  changes.maxStreams = { before: before.streams, after: after.streams };
+  changes.maxActiveSegments = { before: before.activeSegments, after: after.activeSegments };
   return changes;
 };
 
@@ -98,15 +100,14 @@ export class StreamPolicyChecks {
     const violations: PolicyViolation[] = change.produced
       ? streamViolations(policy, change.produced.stream, change.produced.change)
       : [];
+    const usage = stored.usage && { before: stored.usage, after: usageAfter(stored.usage, change) };
     if (hasCountLimits(policy)) {
-      violations.push(...countViolations(policy, countChanges(stored, change)));
+      violations.push(...countViolations(policy, countChanges(change, usage)));
     }
     if (violations.length === 0) {
       // The change is made next in this transaction, whose later checks (a batch of reports
       // scales a stream several times) count from where it leaves the counts.
-      if (typeof from === 'object' && stored.usage) {
-        from.held = { ...stored, usage: usageAfter(stored.usage, change) };
-      }
+      if (typeof from === 'object' && usage) from.held = { ...stored, usage: usage.after };
       return;
     }
     const created = change.produced?.change === 'create' ? change.produced.stream.name : undefined;

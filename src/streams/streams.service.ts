@@ -45,9 +45,6 @@ import { HeldPolicy, StreamPolicyChecks } from './stream-policy-checks.service';
 import { type ScaleBase, StreamsRepository } from './streams.repository';
 import type { ListedStream } from './stream.entity';
 
-/** A change that holds its scope's policy before its stream (see StreamPolicyChecks.hold). */
-const HOLDS_POLICY = { policed: true };
-
 /** A stream of a listing of several scopes. */
 export interface ScopedStream {
   property: StreamPropertyDto;
@@ -269,7 +266,7 @@ export class StreamsService {
         shown: () => Promise.resolve(result),
       };
     };
-    return this.changeUserStream(actor, scope, name, condition, update, { policed });
+    return this.changeUserStream(actor, scope, name, condition, update, { holdsPolicy: policed });
   }
 
   /** Seals the stream and its companion; sealing a sealed stream changes nothing. */
@@ -280,45 +277,30 @@ export class StreamsService {
     condition?: TagCondition,
   ): Promise<Tagged<StreamStateDto>> {
     const body: StreamStateDto = { streamState: 'SEALED' };
-    // Holds the policy first, as a delete does: both move the counts its row keeps.
-    return this.changeUserStream(
-      actor,
-      scope,
-      name,
-      condition,
-      async (stream) => {
-        if (stream.state === 'SEALED') return { result: Tagged.of(body, stream.revision) };
-        return {
-          result: Tagged.of(body, await this.streams.seal(scope, name)),
-          audit: {
-            operation: Operation.updateStreamState,
-            resource: streamResource(scope, name),
-            after: body,
-          },
-          shown: () => this.get(scope, name),
-        };
-      },
-      HOLDS_POLICY,
-    );
+    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
+      if (stream.state === 'SEALED') return { result: Tagged.of(body, stream.revision) };
+      return {
+        result: Tagged.of(body, await this.streams.seal(scope, name)),
+        audit: {
+          operation: Operation.updateStreamState,
+          resource: streamResource(scope, name),
+          after: body,
+        },
+        shown: () => this.get(scope, name),
+      };
+    });
   }
 
   /** Deletes a sealed stream; its companion goes with it. */
   delete(actor: Actor, scope: string, name: string, condition?: TagCondition): Promise<void> {
-    return this.changeUserStream(
-      actor,
-      scope,
-      name,
-      condition,
-      async (stream) => {
-        if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
-        await this.streams.delete(scope, name);
-        return {
-          result: undefined,
-          audit: { operation: Operation.deleteStream, resource: streamResource(scope, name) },
-        };
-      },
-      HOLDS_POLICY,
-    );
+    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
+      if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
+      await this.streams.delete(scope, name);
+      return {
+        result: undefined,
+        audit: { operation: Operation.deleteStream, resource: streamResource(scope, name) },
+      };
+    });
   }
 
   /**
@@ -401,14 +383,16 @@ export class StreamsService {
     name: string,
     condition: TagCondition | undefined,
     change: (stream: Stream, policy: HeldPolicy) => Promise<Changed<T>>,
-    { policed = false }: { policed?: boolean } = {},
+    { holdsPolicy = true }: { holdsPolicy?: boolean } = {},
   ): Promise<T> {
-    // A change its scope's policy judges holds the policy first (see StreamPolicyChecks.hold).
+    // Every change of a stream may move what its scope's policy counts (a seal and a delete
+    // too, by the counts' triggers), so each holds the policy before the stream (see
+    // StreamPolicyChecks.hold); only an apply, which holds its scopes' policies already, does not.
     let policy: HeldPolicy = { held: NO_POLICY };
     const target: ChangeTarget<Stream> = {
       what: `stream ${scope}/${name}`,
       lock: async () => {
-        if (policed) policy = await this.policy.hold(scope);
+        if (holdsPolicy) policy = await this.policy.hold(scope);
         return this.streams.lockOne(scope, name);
       },
       missing: () => new StreamNotFoundError(scope, name),
