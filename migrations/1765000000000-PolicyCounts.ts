@@ -14,7 +14,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * A policy's row is counted when it is first inserted (`scope_policy_usage`), and a change in
  * flight that read no policy then must not be missed: each trigger holds its scopes' advisory
  * lock (class 7404) shared until its transaction ends, and the count takes it exclusively, so it
- * waits for the changes that wrote before it, and those writing after it wait for its row.
+ * waits for the changes that wrote before it, and those writing after it wait for its row. The
+ * count tries for the lock until it is free rather than queueing for it, so that no change's
+ * shared request ever waits behind it.
  */
 export class PolicyCounts1765000000000 implements MigrationInterface {
   name = 'PolicyCounts1765000000000';
@@ -46,7 +48,12 @@ export class PolicyCounts1765000000000 implements MigrationInterface {
         RETURNS TABLE (user_streams integer, active_segments integer)
         LANGUAGE plpgsql AS $$
       BEGIN
-        PERFORM pg_advisory_xact_lock(7404, hashtext(scope));
+        -- Tried, never queued for: a shared request behind a queued exclusive one would wait
+        -- too, and a change holding a stream's row while it asks would close a cycle with one
+        -- holding the lock and waiting for that row. The statement timeout bounds the tries.
+        WHILE NOT pg_try_advisory_xact_lock(7404, hashtext(scope)) LOOP
+          PERFORM pg_sleep(0.01);
+        END LOOP;
         RETURN QUERY SELECT
           (SELECT count(*)::int FROM streams s
             WHERE s.scope_name = scope AND s.name NOT LIKE '\\_%'),

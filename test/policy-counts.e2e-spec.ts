@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { Client } from 'pg';
 import { createScope, PROBLEM_HEADERS, uniqueName } from './support/factories';
+import { eventually } from './support/eventually';
 import { brokenInvariants } from './support/invariants';
 import { hotReport, RATE_POLICY } from './support/load-reports';
 import { startTestApp, TestApp } from './support/test-app';
@@ -236,6 +238,52 @@ describe('The counts a scope policy limits (e2e)', () => {
       expect(answers.map((a) => a.status).filter((s) => s >= 300)).toEqual([]);
       expect(await countsOf(scope)).toEqual(await counted(scope));
       expect((await countsOf(scope)).user_streams).toBe(14);
+    }
+  });
+
+  it("lets a change take its share of the counts' lock while a first policy waits to count", async () => {
+    const scope = await createScope(t.http, 'queued');
+    await t.http
+      .post(`/v1/scopes/${scope}/streams`)
+      .send({ streamName: 'a', scalingPolicy: { type: 'FIXED_NUM_SEGMENTS', minSegments: 1 } })
+      .expect(201);
+    // Two changes of stream a as the database sees them, each on a connection of its own.
+    const [wrote, holdsRow] = [
+      new Client({ connectionString: t.url }),
+      new Client({ connectionString: t.url }),
+    ];
+    await Promise.all([wrote.connect(), holdsRow.connect()]);
+    const share = 'SELECT pg_advisory_xact_lock_shared(7404, hashtext($1))';
+    const rowOfA = `SELECT 1 FROM streams WHERE scope_name = $1 AND name = 'a' FOR NO KEY UPDATE`;
+    try {
+      // One has written the scope's streams (its trigger holds the lock shared) and will next
+      // want a's row; the other holds a's row and is about to write.
+      await wrote.query('BEGIN');
+      await wrote.query(share, [scope]);
+      await holdsRow.query('BEGIN');
+      await holdsRow.query(`SET LOCAL lock_timeout = '3s'`);
+      await holdsRow.query(rowOfA, [scope]);
+      const policy = t.http.put(`/v1/scopes/${scope}/policy`).send({ maxStreams: 10 }).then();
+      const counting = () =>
+        t
+          .sql<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE query LIKE '%FROM scope_policy_usage(%' AND pid <> pg_backend_pid()
+                AND wait_event IN ('advisory', 'PgSleep')`,
+          )
+          .then(([row]) => row.n);
+      expect(await eventually(counting, 1)).toBe(1);
+      // Had the count queued for the lock, this request would queue behind it, and the next
+      // statement would close a cycle of the three (here the lock timeout would end it).
+      await holdsRow.query(share, [scope]);
+      const rowWait = wrote.query(rowOfA, [scope]);
+      await holdsRow.query('COMMIT');
+      await rowWait;
+      await wrote.query('COMMIT');
+      expect((await policy).status).toBe(200);
+      expect(await countsOf(scope)).toEqual({ user_streams: 1, active_segments: 1 });
+    } finally {
+      await Promise.all([wrote.end(), holdsRow.end()]);
     }
   });
 
