@@ -22,6 +22,8 @@ const LIMITS = {
 function feedOf(
   stored: StoredEvent[],
   metrics = new MetricsService(new AppConfig(), new ConnectionPool()),
+  /** The tail's reads, when not those of `stored`. */
+  read?: FeedTail['read'],
 ): EventsService {
   const config = Object.assign(new AppConfig(), LIMITS);
   const after = (position: bigint, take: number) => ({
@@ -29,8 +31,9 @@ function feedOf(
     through: 10n,
   });
   const tail = {
-    read: (position: bigint, _scope: string, take: number) =>
-      Promise.resolve(after(position, take)),
+    read:
+      read ??
+      ((position: bigint, _scope: string, take: number) => Promise.resolve(after(position, take))),
     held: (position: bigint, _scope: string, take: number) => after(position, take),
     subscribe: () => () => undefined,
     newest: 10n,
@@ -92,6 +95,28 @@ describe('EventsService: the places of long polls and streams', () => {
     gone.abort();
     await Promise.all([first, second]);
     expect(await pollRefused(feed, alice)).toBe(false);
+  });
+
+  it('frees the place of a poll whose client went away before it reads the feed again', async () => {
+    // The feed answers each poll's first read; every read after those never ends.
+    let reads = 0;
+    const feed = feedOf([], undefined, () =>
+      ++reads <= 2 ? Promise.resolve({ events: [], through: 10n }) : new Promise(() => undefined),
+    );
+    const gone = new AbortController();
+    const polls = [0, 1].map(() => feed.page(longPoll, undefined, { ...alice, gone: gone.signal }));
+    for (const poll of polls) poll.catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    gone.abort();
+    // Another request comes in at the earliest after what the going away set off.
+    await new Promise((resolve) => setImmediate(resolve));
+    const probe = feed.page(longPoll, undefined, alice).then(
+      () => 'answered',
+      (error: unknown) => (error instanceof TooManyLongPollsError ? 'refused' : String(error)),
+    );
+    const waits = new Promise((resolve) => setImmediate(() => resolve('waits')));
+    expect(await Promise.race([probe, waits])).toBe('waits');
+    expect(reads).toBe(3);
   });
 
   it('gives a long poll its place back when it is refused (a position it may not follow)', async () => {

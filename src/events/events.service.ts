@@ -159,6 +159,8 @@ export class EventsService implements OnModuleDestroy {
         return { events: shown, position: shown.length > 0 ? shown[shown.length - 1].id : since };
       }
       await this.news(scanned, deadline, gone);
+      // Nothing more is read for a client gone: its place is free as soon as it goes.
+      if (gone?.aborted) return { events: [], position: since };
     }
   }
 
