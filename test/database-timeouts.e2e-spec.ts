@@ -104,6 +104,26 @@ describe('Time limits of statements and transactions (e2e)', () => {
     }
   });
 
+  it("refuses a scope's first policy with a 503 when a change holds the counts' lock past the statement limit", async () => {
+    const scope = await createScope(t.http, 'held');
+    // A change that wrote the scope's streams (its trigger holds the lock shared) and does not end.
+    const holder = new Client({ connectionString: t.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock_shared(7404, hashtext($1))', [scope]);
+      const refused = await t.http.put(`/v1/scopes/${scope}/policy`).send({ maxStreams: 3 });
+      expect(refused.status).toBe(503);
+      expect(JSON.stringify(refused.body)).not.toMatch(/scope_policy_usage|advisory|SELECT/i);
+      await holder.query('COMMIT');
+    } finally {
+      await holder.end();
+    }
+    const none = await t.http.get(`/v1/scopes/${scope}/policy`).expect(200);
+    expect(none.body).toEqual({});
+    await t.http.put(`/v1/scopes/${scope}/policy`).send({ maxStreams: 3 }).expect(200);
+  });
+
   it('cuts off a streamed list whose client stops reading, and serves on', async () => {
     const scope = await createScope(t.http, 'unread');
     // Some 30 MB, far more than the socket buffers of a reader that reads nothing hold: the service waits for the client

@@ -64,6 +64,19 @@ async function pollRefused(feed: EventsService, watcher: FeedWatcher): Promise<b
   }
 }
 
+/**
+ * What a long poll of alice's meets now, on a feed whose reads may never end: `refused` at
+ * once, else `waits` (or `answered`, or the error that failed it).
+ */
+function probePlace(feed: EventsService): Promise<string> {
+  const probe = feed.page(longPoll, undefined, alice).then(
+    () => 'answered',
+    (error: unknown) => (error instanceof TooManyLongPollsError ? 'refused' : String(error)),
+  );
+  const waits = new Promise<string>((resolve) => setImmediate(() => resolve('waits')));
+  return Promise.race([probe, waits]);
+}
+
 describe('EventsService: the places of long polls and streams', () => {
   afterEach(() => jest.useRealTimers());
 
@@ -110,13 +123,21 @@ describe('EventsService: the places of long polls and streams', () => {
     gone.abort();
     // Another request comes in at the earliest after what the going away set off.
     await new Promise((resolve) => setImmediate(resolve));
-    const probe = feed.page(longPoll, undefined, alice).then(
-      () => 'answered',
-      (error: unknown) => (error instanceof TooManyLongPollsError ? 'refused' : String(error)),
-    );
-    const waits = new Promise((resolve) => setImmediate(() => resolve('waits')));
-    expect(await Promise.race([probe, waits])).toBe('waits');
+    expect(await probePlace(feed)).toBe('waits');
     expect(reads).toBe(3);
+  });
+
+  it('frees the place of a poll whose client went away while a read for it was in flight', async () => {
+    // No read of this feed ever ends.
+    const feed = feedOf([], undefined, () => new Promise(() => undefined));
+    const gone = new AbortController();
+    const polls = [0, 1].map(() => feed.page(longPoll, undefined, { ...alice, gone: gone.signal }));
+    for (const poll of polls) poll.catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await probePlace(feed)).toBe('refused');
+    gone.abort();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await probePlace(feed)).toBe('waits');
   });
 
   it('gives a long poll its place back when it is refused (a position it may not follow)', async () => {

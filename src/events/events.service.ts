@@ -128,9 +128,12 @@ export class EventsService implements OnModuleDestroy {
   ): Promise<FeedPage> {
     if (!query.wait) return this.pageAfter(since, query, viewer);
     const release = this.place(this.pollSlots, watcher.holder, TooManyLongPollsError);
+    // A client gone gives its place back at once, even while a read for it is in flight.
+    watcher.gone?.addEventListener('abort', release, { once: true });
     try {
       return await this.pageAfter(since, query, viewer, watcher.gone);
     } finally {
+      watcher.gone?.removeEventListener('abort', release);
       release();
     }
   }
@@ -159,7 +162,7 @@ export class EventsService implements OnModuleDestroy {
         return { events: shown, position: shown.length > 0 ? shown[shown.length - 1].id : since };
       }
       await this.news(scanned, deadline, gone);
-      // Nothing more is read for a client gone: its place is free as soon as it goes.
+      // Nothing more is read for a client gone.
       if (gone?.aborted) return { events: [], position: since };
     }
   }
