@@ -222,12 +222,36 @@ class Hydration<E extends ObjectLiteral> {
 }
 
 /**
- * The entities a query of the query builder's selects, with the columns of `properties` alone,
- * read as raw rows and hydrated as {@link ReadByKey} hydrates them: for lists of many rows (a
- * streamed list reads 1,000 at a time). Parsing a row costs the service more than anything
- * else in a list: read whole by `getMany`, with the times it does not show, 100,000 streams took
- * about twice the CPU of a read of these columns alone (BENCHMARKS.md, "The data layer's cost").
- * The query's conditions, order and limit are the builder's.
+ * Column types whose values TypeORM's Postgres driver hands on as `pg` parsed them: its
+ * `prepareHydratedValue` converts none of them, so a column of one of these types without a
+ * transformer needs no hydrating. A test holds the driver to it for every such column of every
+ * entity (test/statements-built-once.e2e-spec.ts).
+ */
+export const PARSED_AS_READ: ReadonlySet<unknown> = new Set([
+  'text',
+  'varchar',
+  'uuid',
+  'integer',
+  'smallint',
+  'bigint',
+  'double precision',
+  'jsonb',
+  'bytea',
+]);
+
+/** True when the driver or a transformer changes what `pg` parsed of the column. */
+export const needsHydrating = (column: ColumnMetadata): boolean =>
+  column.transformer !== undefined || !PARSED_AS_READ.has(column.type);
+
+/**
+ * The rows a query of the query builder's selects, with the columns of `properties` alone,
+ * each named by its property and hydrated where it is: for lists of many rows (a streamed list
+ * reads 1,000 at a time), where parsing rows costs the service more than anything else
+ * (BENCHMARKS.md, "The data layer's cost"). Only the columns the driver or a transformer
+ * converts are converted (in a list of streams, four of fourteen), and no entity is made per
+ * row: that took a 100,000-stream list about 0.2 s of CPU more than the read before entities.
+ * So a row is its entity's properties, not an instance of its class. The query's conditions,
+ * order and limit are the builder's.
  */
 export async function manyOf<E extends ObjectLiteral, P extends keyof E & string>(
   query: SelectQueryBuilder<E>,
@@ -235,18 +259,37 @@ export async function manyOf<E extends ObjectLiteral, P extends keyof E & string
 ): Promise<Pick<E, P>[]> {
   const { alias } = query;
   const metadata = query.expressionMap.mainAlias!.metadata;
-  const columns = properties.map((property) => columnOf(metadata, property));
+  const columns = properties.map((property) => ownColumnOf(metadata, property));
   columns.forEach((column, i) => {
     const expression =
       column.isVirtualProperty && column.query
         ? column.query(alias)
         : `${alias}.${quoted(column.databaseName)}`;
-    if (i === 0) query.select(expression, column.databaseName);
-    else query.addSelect(expression, column.databaseName);
+    if (i === 0) query.select(expression, column.propertyName);
+    else query.addSelect(expression, column.propertyName);
   });
   const rows = await query.getRawMany<Record<string, unknown>>();
-  const hydration = new Hydration<E>(query.connection.driver, metadata, columns);
-  return rows.map((row) => hydration.entity(row));
+  const { driver } = query.connection;
+  const converted = columns.filter(needsHydrating);
+  for (const row of rows) {
+    for (const column of converted) {
+      row[column.propertyName] = driver.prepareHydratedValue(row[column.propertyName], column);
+    }
+  }
+  return rows as Pick<E, P>[];
+}
+
+/**
+ * A column that is a property of the entity's own, as `ColumnMetadata.setEntityValue` sets it:
+ * not inside an embedded entity, nor a join column that only a relation declares, nor a
+ * relation's name (which TypeORM resolves to its join column, under another name).
+ */
+function ownColumnOf(metadata: EntityMetadata, property: string): ColumnMetadata {
+  const column = columnOf(metadata, property);
+  if (column.propertyPath !== property || column.embeddedMetadata || column.isVirtual) {
+    throw new Error(`${metadata.name}.${property} is not a column of the entity's own`);
+  }
+  return column;
 }
 
 /**
