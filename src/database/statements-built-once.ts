@@ -224,11 +224,11 @@ class Hydration<E extends ObjectLiteral> {
 /**
  * Column types of the entities whose values TypeORM's Postgres driver hands on as `pg` parsed
  * them: its `prepareHydratedValue` converts none of them, so a column of one of these types
- * without a transformer needs no hydrating. A type the entities do not use is left out, and
- * its columns are hydrated, until a test can hold the driver to it. A test holds the driver to it for every such column of every
- * entity (test/statements-built-once.e2e-spec.ts).
+ * without a transformer needs no hydrating. A test holds the driver to it for every such column
+ * of every entity (test/statements-built-once.e2e-spec.ts); a type no entity uses is left out,
+ * and hydrated, since nothing would hold the driver to it.
  */
-export const PARSED_AS_READ: ReadonlySet<unknown> = new Set([
+const PARSED_AS_READ: ReadonlySet<unknown> = new Set([
   'text',
   'integer',
   'bigint',
