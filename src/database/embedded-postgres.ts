@@ -33,6 +33,11 @@ export interface EmbeddedPostgresOptions {
   fallbackDir?: string;
   /** How long the server may take to accept connections. */
   startTimeoutMs?: number;
+  /**
+   * Ports the server must not take: the service's own PORT, still free while the database
+   * starts, as the service binds it only once the database is ready.
+   */
+  reservedPorts?: readonly number[];
 }
 
 const DATABASE = 'tributary';
@@ -124,7 +129,7 @@ export class EmbeddedPostgres {
       });
     }
     await this.stopLeftRunning(placement.clusterDir);
-    const port = await freePort();
+    const port = await freePort(this.options.reservedPorts);
     await this.run(executable(placement.binaries, 'postgres'), placement.clusterDir, {
       port,
       account,

@@ -59,7 +59,7 @@ export async function openDatabase(config: AppConfig): Promise<OpenedDatabase> {
         notice: (message) => embeddedLogger.log(message),
         error: (message) => embeddedLogger.warn(message),
       },
-      { fallbackDir: config.EMBEDDED_FALLBACK_DIR },
+      { fallbackDir: config.EMBEDDED_FALLBACK_DIR, reservedPorts: [config.PORT] },
     );
     opened = { url: await embedded.start(), embedded };
     logger.log(`embedded PostgreSQL is running with its data in ${embedded.clusterDir}`);
