@@ -12,6 +12,7 @@ import { ScopePolicies1764800000000 } from './1764800000000-ScopePolicies';
 import { LoadReports1764900000000 } from './1764900000000-LoadReports';
 import { LoadScalesIndex1764960000000 } from './1764960000000-LoadScalesIndex';
 import { PolicyCounts1765000000000 } from './1765000000000-PolicyCounts';
+import { PolicyCountsAtCommit1765100000000 } from './1765100000000-PolicyCountsAtCommit';
 
 /** Every migration, oldest first. A new migration is added here in the same commit. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   LoadReports1764900000000,
   LoadScalesIndex1764960000000,
   PolicyCounts1765000000000,
+  PolicyCountsAtCommit1765100000000,
 ];

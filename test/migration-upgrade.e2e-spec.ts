@@ -83,9 +83,13 @@ const SCALED_FROM =
 
 /**
  * Columns a later migration drops, each replaced by what its own test below checks: an epoch's
- * list of active segments is read from the segments' lives since SegmentLives.
+ * list of active segments is read from the segments' lives since SegmentLives, and a policy's
+ * counts live in scope_policy_counts since PolicyCountsAtCommit.
  */
-const DROPPED: Record<string, string[]> = { stream_epochs: ['active_segments'] };
+const DROPPED: Record<string, string[]> = {
+  stream_epochs: ['active_segments'],
+  scope_policies: ['user_streams', 'active_segments'],
+};
 
 const TABLES = [
   'scopes',
@@ -202,7 +206,7 @@ describe.each(earlierPoints)('Upgrading a database of release point %i to head (
 
   it('counts what each policy set before it limits', async () => {
     const counts = () =>
-      t.sql(`SELECT scope_name, user_streams, active_segments FROM scope_policies ORDER BY 1`);
+      t.sql(`SELECT scope_name, user_streams, active_segments FROM scope_policy_counts ORDER BY 1`);
     expect(await counts()).toEqual(
       point >= POLICIES_FROM
         ? [
@@ -414,5 +418,47 @@ describe('Migration AuditDenialCounts, which counts the 401s of a client address
       expect(await source.query(columns)).toEqual([{ n: 0 }]);
     });
     expect(listed).toHaveLength(3);
+  });
+});
+
+describe("Migration PolicyCountsAtCommit, which moves a policy's counts to a row of their own (e2e)", () => {
+  const point = migrations.findIndex((m) => m.name === 'PolicyCountsAtCommit1765100000000');
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const inPlace = `SELECT scope_name, user_streams, active_segments FROM scope_policies`;
+
+  beforeEach(async () => {
+    Logger.overrideLogger(false);
+    database = await createTestDatabase();
+    await atReleasePoint(database.url, point, async (source) => {
+      await source.runMigrations({ transaction: 'each' });
+      await source.query(`INSERT INTO scopes (name) VALUES ('old')`);
+      await source.query(
+        `INSERT INTO scope_policies (scope_name, policy, user_streams, active_segments)
+         VALUES ('old', '{"maxStreams": 10}', 2, 3)`,
+      );
+    });
+  });
+  afterEach(() => database.drop());
+
+  it('moves the counts, and writes them back to the policy, moved in place again, when reverted', async () => {
+    await atReleasePoint(database.url, point + 1, async (source) => {
+      await source.runMigrations({ transaction: 'each' });
+      expect(await source.query(`SELECT * FROM scope_policy_counts`)).toEqual([
+        { scope_name: 'old', user_streams: 2, active_segments: 3 },
+      ]);
+      await source.undoLastMigration({ transaction: 'each' });
+      expect(await source.query(inPlace)).toEqual([
+        { scope_name: 'old', user_streams: 2, active_segments: 3 },
+      ]);
+      const tables = `SELECT to_regclass('scope_policy_counts') AS counts,
+                             to_regclass('scope_policy_count_changes') AS notes`;
+      expect(await source.query(tables)).toEqual([{ counts: null, notes: null }]);
+      await source.query(
+        `SELECT scope_policy_counts_move(ARRAY['old'], ARRAY[1::bigint], ARRAY[2::bigint])`,
+      );
+      expect(await source.query(inPlace)).toEqual([
+        { scope_name: 'old', user_streams: 3, active_segments: 5 },
+      ]);
+    });
   });
 });

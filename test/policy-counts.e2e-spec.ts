@@ -80,7 +80,7 @@ describe('The counts a scope policy limits (e2e)', () => {
   const countsOf = async (scope: string): Promise<Counts> =>
     (
       await t.sql<Counts>(
-        'SELECT user_streams, active_segments FROM scope_policies WHERE scope_name = $1',
+        'SELECT user_streams, active_segments FROM scope_policy_counts WHERE scope_name = $1',
         [scope],
       )
     )[0];

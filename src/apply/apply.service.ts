@@ -156,16 +156,15 @@ export class ApplyService {
   }
 
   /**
-   * What the plan reads. The policies are locked right after the scopes, before any stream is
-   * read: a single change a policy limits takes its policy before its stream too, so neither
-   * waits for the other holding what it needs, and the streams and segments the plan counts are
-   * those the changes before it left (the policy's lock makes them take turns).
+   * What the plan reads. The policies are read, not locked: the policy's row is taken only by
+   * the commit of a change that moved its counts (migration PolicyCountsAtCommit), after that
+   * change's streams, and the commit fails an apply whose counts changes racing it have passed.
    */
   private async currentState(document: ApplyDocument, lock: boolean) {
     const names = document.scopes.map((s) => s.scopeName);
     const versions = await this.scopes.versionsOf(names, lock);
     const present = [...versions.keys()];
-    const policies = await this.policies.policiesOf(present, lock);
+    const policies = await this.policies.policiesOf(present);
     return toCurrentState(versions, {
       policies,
       streams: await this.streams.userStreamsIn(present, lock),

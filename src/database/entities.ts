@@ -5,6 +5,8 @@ import { ChangeEventEntity } from '../events/change-event.entity';
 import { ChangeFeedEntity } from '../events/change-feed.entity';
 import { IdempotencyRecordEntity } from '../idempotency/idempotency-record.entity';
 import { PaginationKeyEntity } from '../pagination/pagination-key.entity';
+import { ScopePolicyCountChangeEntity } from '../policies/scope-policy-count-change.entity';
+import { ScopePolicyCountsEntity } from '../policies/scope-policy-counts.entity';
 import { ScopePolicyEntity } from '../policies/scope-policy.entity';
 import { ReaderGroupReaderEntity } from '../reader-groups/reader-group-reader.entity';
 import { ReaderGroupStreamEntity } from '../reader-groups/reader-group-stream.entity';
@@ -19,6 +21,8 @@ import { StreamEntity } from '../streams/stream.entity';
 export const entities = [
   ScopeEntity,
   ScopePolicyEntity,
+  ScopePolicyCountsEntity,
+  ScopePolicyCountChangeEntity,
   StreamEntity,
   StreamEpochEntity,
   StreamSegmentEntity,

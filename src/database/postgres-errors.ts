@@ -10,6 +10,8 @@ export const PgCode = {
   deadlockDetected: '40P01',
   queryCanceled: '57014',
   lockNotAvailable: '55P03',
+  /** Raised by the commit of a change that passed a scope policy's count limit (migration PolicyCountsAtCommit). */
+  policyLimitPassed: 'TB422',
 } as const;
 
 /** The SQLSTATE of a failed query, if the error carries one. */
@@ -17,6 +19,13 @@ export function sqlState(error: unknown): string | undefined {
   const source = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
   const code = (source as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+/** The DETAIL of a failed query, if the error carries one. */
+export function sqlDetail(error: unknown): string | undefined {
+  const source = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
+  const detail = (source as { detail?: unknown } | null)?.detail;
+  return typeof detail === 'string' ? detail : undefined;
 }
 
 /** A row still referenced, or a reference to a missing row, on any PostgreSQL version. */

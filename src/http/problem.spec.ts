@@ -55,6 +55,29 @@ describe('bounded problems', () => {
     );
   });
 
+  it("makes a commit refused for passing a scope's count limits a 422 naming each limit passed", () => {
+    // As the driver reports what migration PolicyCountsAtCommit raises.
+    const refused = Object.assign(new Error('a count limit would be passed'), {
+      code: 'TB422',
+      detail: JSON.stringify({
+        scope: 's',
+        maxStreams: 3,
+        maxActiveSegments: 4,
+        streams: { before: 3, after: 4 },
+        activeSegments: { before: 4, after: 6 },
+      }),
+    });
+    const problem = toProblem(refused);
+    expect(problem).toMatchObject({ status: 422, code: 'POLICY_VIOLATION' });
+    expect(problem.ruleViolations).toEqual([
+      expect.objectContaining({ rule: 'maxStreams', limit: 3, actual: 4 }),
+      expect.objectContaining({ rule: 'maxActiveSegments', limit: 4, actual: 6 }),
+    ]);
+    expect(problem.detail).toBe(
+      "With the changes to scope s committed before it, the change would break 2 rules of the scope's policy: maxStreams, maxActiveSegments",
+    );
+  });
+
   it('lists at most a hundred broken rules, each within its bounds', () => {
     const rules = Array.from({ length: 150 }, (_, i) => ({
       rule: 'requiredTags' as const,

@@ -10,6 +10,7 @@ import {
   RuleViolation,
 } from '../common/domain-error';
 import { isDatabaseUnavailable, PgCode, sqlState } from '../database/postgres-errors';
+import { limitPassedAtCommit } from '../policies/limit-passed-at-commit';
 
 /** An error as the client sees it: an RFC 9457 problem document plus its HTTP status. */
 export interface Problem {
@@ -146,6 +147,8 @@ function problemOf(error: unknown): Problem {
     return problem;
   }
   if (error instanceof HttpException) return httpExceptionProblem(error);
+  const refusedAtCommit = limitPassedAtCommit(error);
+  if (refusedAtCommit) return problemOf(refusedAtCommit);
   if (isDatabaseUnavailable(error)) {
     return {
       status: 503,

@@ -4,6 +4,7 @@ import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import { ReadByKey } from '../database/statements-built-once';
 import { policyOf, type ScopePolicy } from './scope-policy';
+import { ScopePolicyCountsEntity } from './scope-policy-counts.entity';
 import { ScopePolicyEntity } from './scope-policy.entity';
 
 /** What a scope's count limits are held to (docs/ARCHITECTURE.md, "Counts a policy limits"). */
@@ -19,19 +20,27 @@ export interface StoredPolicy {
   policy: ScopePolicy;
   /** `0` for a scope whose policy was never set. */
   version: string;
-  /** Kept only while the scope has a policy's row: undefined without one. */
+  /** Read only where the policy limits a count of the whole scope: undefined otherwise. */
   usage?: ScopeUsage;
 }
 
 /** What a scope whose policy was never set has. */
 export const NO_POLICY: StoredPolicy = { policy: {}, version: '0' };
 
-const POLICY_PROPERTIES = ['policy', 'version', 'userStreams', 'activeSegments'] as const;
+const POLICY_PROPERTIES = ['policy', 'version'] as const;
+const COUNT_PROPERTIES = ['userStreams', 'activeSegments'] as const;
 
-const storedOf = (row: Pick<ScopePolicyEntity, (typeof POLICY_PROPERTIES)[number]>) => ({
+type PolicyRow = Pick<ScopePolicyEntity, (typeof POLICY_PROPERTIES)[number]>;
+type CountsRow = Pick<ScopePolicyCountsEntity, (typeof COUNT_PROPERTIES)[number]>;
+
+/** Whether the policy limits a count of the whole scope, which a check then reads. */
+const limitsScopeCounts = (policy: ScopePolicy): boolean =>
+  policy.maxStreams !== undefined || policy.maxActiveSegments !== undefined;
+
+const storedOf = (row: PolicyRow, counts?: CountsRow): StoredPolicy => ({
   policy: policyOf(row.policy),
   version: row.version,
-  usage: { streams: row.userStreams, activeSegments: row.activeSegments },
+  ...(counts && { usage: { streams: counts.userStreams, activeSegments: counts.activeSegments } }),
 });
 
 /**
@@ -41,12 +50,14 @@ const storedOf = (row: Pick<ScopePolicyEntity, (typeof POLICY_PROPERTIES)[number
 const BY_SCOPE = new ReadByKey(ScopePolicyEntity, ['scopeName'], {
   properties: [...POLICY_PROPERTIES],
 });
-const LOCKED_BY_SCOPE = new ReadByKey(ScopePolicyEntity, ['scopeName'], {
-  properties: [...POLICY_PROPERTIES],
-  lock: 'FOR NO KEY UPDATE',
+const COUNTS_BY_SCOPE = new ReadByKey(ScopePolicyCountsEntity, ['scopeName'], {
+  properties: [...COUNT_PROPERTIES],
 });
 
-/** Every statement of the scope_policies table; each joins the current transaction, if any. */
+/**
+ * Every statement of the scope_policies and scope_policy_counts tables; each joins the current
+ * transaction, if any.
+ */
 @Injectable()
 export class ScopePoliciesRepository {
   constructor(@InjectDb() private readonly db: Db) {}
@@ -55,32 +66,35 @@ export class ScopePoliciesRepository {
     return this.db.tx.getRepository(ScopePolicyEntity);
   }
 
-  /**
-   * The scope's policy. With `lock`, its row (where one was set) is held until the transaction
-   * ends: the changes a policy limits take turns on it, so each counts what the one before left.
-   */
-  async find(scope: string, lock = false): Promise<StoredPolicy> {
-    const stored = await (lock ? LOCKED_BY_SCOPE : BY_SCOPE).one(this.db.tx, [scope]);
-    return stored ? storedOf(stored) : NO_POLICY;
+  private get counts() {
+    return this.db.tx.getRepository(ScopePolicyCountsEntity);
   }
 
   /**
-   * The policies of several scopes (an apply's), each scope without one absent from the map.
-   * With `lock`, as {@link find}: the listed scopes' policed changes wait for the transaction.
+   * The scope's policy, unlocked: the changes it limits are held to its counts again when they
+   * commit (migration PolicyCountsAtCommit), and a PUT of it holds the scope's row.
    */
-  async findMany(scopes: string[], lock: boolean): Promise<Map<string, StoredPolicy>> {
+  async find(scope: string): Promise<StoredPolicy> {
+    const stored = await BY_SCOPE.one(this.db.tx, [scope]);
+    if (!stored) return NO_POLICY;
+    if (!limitsScopeCounts(stored.policy)) return storedOf(stored);
+    return storedOf(stored, await COUNTS_BY_SCOPE.one(this.db.tx, [scope]));
+  }
+
+  /**
+   * The policies of several scopes (an apply's, which counts their streams itself), without
+   * their counts, each scope without one absent from the map.
+   */
+  async findMany(scopes: string[]): Promise<Map<string, StoredPolicy>> {
     if (scopes.length === 0) return new Map();
     const rows = await this.policies.find({
       select: {
         scopeName: true,
         policy: true,
         version: true,
-        userStreams: true,
-        activeSegments: true,
       },
       where: { scopeName: In(scopes) },
       order: { scopeName: 'ASC' },
-      ...(lock && { lock: { mode: 'for_no_key_update' } }),
     });
     return new Map(rows.map((row) => [row.scopeName, storedOf(row)]));
   }
@@ -99,10 +113,9 @@ export class ScopePoliciesRepository {
         'SELECT user_streams, active_segments FROM scope_policy_usage($1)',
         [scope],
       );
-      await this.policies.insert({
+      await this.policies.insert({ scopeName: scope, policy, version });
+      await this.counts.insert({
         scopeName: scope,
-        policy,
-        version,
         userStreams: usage.user_streams,
         activeSegments: usage.active_segments,
       });

@@ -42,11 +42,11 @@ export class ScopePoliciesService {
   }
 
   /**
-   * The stored policies of existing scopes, those without one absent. With `lock`, the scopes'
-   * policed stream changes wait until the transaction ends (an apply judges them itself).
+   * The stored policies of existing scopes, those without one absent. An apply judges its plan
+   * by them; the counts it moves are held to their limits again at its commit.
    */
-  policiesOf(scopes: string[], lock: boolean): Promise<Map<string, StoredPolicy>> {
-    return this.policies.findMany(scopes, lock);
+  policiesOf(scopes: string[]): Promise<Map<string, StoredPolicy>> {
+    return this.policies.findMany(scopes);
   }
 
   /** Replaces the scope's whole policy; `{}` clears it. */

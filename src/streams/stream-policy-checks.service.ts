@@ -27,13 +27,13 @@ export interface PolicedChange {
   segments: { before: number; after: number };
 }
 
-/** A scope's policy read under its row lock, which the transaction holds. */
+/** A scope's policy as a change read it, with the counts its own checks moved since. */
 export interface HeldPolicy {
   held: StoredPolicy;
 }
 
 /** Where a check finds the policy: see {@link StreamPolicyChecks.check}. */
-export type PolicySource = 'lock' | 'read' | HeldPolicy;
+export type PolicySource = 'read' | HeldPolicy;
 
 /** The counts a policy's row keeps once the change is made. */
 const usageAfter = (usage: ScopeUsage, change: PolicedChange): ScopeUsage => ({
@@ -64,12 +64,12 @@ const hasCountLimits = (policy: ScopePolicy): boolean =>
 
 /**
  * Holds every create, PUT and scale of a user stream to its scope's policy (docs/extensions.md section 10),
- * in the change's own transaction and before it writes. The policy's row is locked first: the
- * changes of a scope with a policy take turns on it, so each reads the counts the one before it
- * left on the row (another instance's too), and a count limit cannot be passed by changes racing
- * each other. The counts are kept on the row by the database (docs/ARCHITECTURE.md, "Counts a
- * policy limits"): a check reads no more than the row, however large the scope. A scope without a
- * policy costs one read of no row, and no lock.
+ * in the change's own transaction and before it writes, listing every rule it would break. The
+ * counts are kept by the database (docs/ARCHITECTURE.md, "Counts a policy limits"), so a check
+ * reads no more than the policy's row and its counts' row, however large the scope, and takes no
+ * lock: changes racing each other are held to the count limits again at their commits, which
+ * settle the counts one at a time and fail one that would pass a limit (a 422 built by
+ * `policies/limit-passed-at-commit.ts`). A scope without a policy costs one read of no row.
  */
 @Injectable()
 export class StreamPolicyChecks {
@@ -78,24 +78,17 @@ export class StreamPolicyChecks {
     private readonly streams: StreamsRepository,
   ) {}
 
-  /**
-   * Reads the scope's policy and locks its row until the transaction ends. A change of an
-   * existing stream takes it before the stream's own row, as a create and an apply take it
-   * before they read or write streams: every change that moves what a policy counts takes the
-   * two in one order (a seal and a delete too, whose counts the row's triggers move).
-   */
+  /** Reads the scope's policy, for the checks of a change that may make several (a batch of scales). */
   async hold(scope: string): Promise<HeldPolicy> {
-    return { held: await this.policies.find(scope, true) };
+    return { held: await this.policies.find(scope) };
   }
 
   /**
-   * Throws {@link PolicyViolationError} listing every rule the change would break. `from`: lock
-   * the policy's row and read it (`lock`), read it alone (`read`: a dry run's snapshot), or the
-   * policy {@link hold} read and locked.
+   * Throws {@link PolicyViolationError} listing every rule the change would break. `from`: read
+   * the policy (`read`), or the policy {@link hold} read.
    */
-  async check(scope: string, change: PolicedChange, from: PolicySource = 'lock'): Promise<void> {
-    const stored =
-      typeof from === 'object' ? from.held : await this.policies.find(scope, from === 'lock');
+  async check(scope: string, change: PolicedChange, from: PolicySource = 'read'): Promise<void> {
+    const stored = typeof from === 'object' ? from.held : await this.policies.find(scope);
     const { policy } = stored;
     const violations: PolicyViolation[] = change.produced
       ? streamViolations(policy, change.produced.stream, change.produced.change)

@@ -266,7 +266,7 @@ export class StreamsService {
         shown: () => Promise.resolve(result),
       };
     };
-    return this.changeUserStream(actor, scope, name, condition, update, { holdsPolicy: policed });
+    return this.changeUserStream(actor, scope, name, condition, update, { readsPolicy: policed });
   }
 
   /** Seals the stream and its companion; sealing a sealed stream changes nothing. */
@@ -277,7 +277,7 @@ export class StreamsService {
     condition?: TagCondition,
   ): Promise<Tagged<StreamStateDto>> {
     const body: StreamStateDto = { streamState: 'SEALED' };
-    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
+    const seal = async (stream: Stream): Promise<Changed<Tagged<StreamStateDto>>> => {
       if (stream.state === 'SEALED') return { result: Tagged.of(body, stream.revision) };
       return {
         result: Tagged.of(body, await this.streams.seal(scope, name)),
@@ -288,19 +288,21 @@ export class StreamsService {
         },
         shown: () => this.get(scope, name),
       };
-    });
+    };
+    return this.changeUserStream(actor, scope, name, condition, seal, { readsPolicy: false });
   }
 
   /** Deletes a sealed stream; its companion goes with it. */
   delete(actor: Actor, scope: string, name: string, condition?: TagCondition): Promise<void> {
-    return this.changeUserStream(actor, scope, name, condition, async (stream) => {
+    const remove = async (stream: Stream): Promise<Changed<void>> => {
       if (stream.state !== 'SEALED') throw new StreamNotSealedError(scope, name);
       await this.streams.delete(scope, name);
       return {
         result: undefined,
         audit: { operation: Operation.deleteStream, resource: streamResource(scope, name) },
       };
-    });
+    };
+    return this.changeUserStream(actor, scope, name, condition, remove, { readsPolicy: false });
   }
 
   /**
@@ -383,16 +385,15 @@ export class StreamsService {
     name: string,
     condition: TagCondition | undefined,
     change: (stream: Stream, policy: HeldPolicy) => Promise<Changed<T>>,
-    { holdsPolicy = true }: { holdsPolicy?: boolean } = {},
+    { readsPolicy = true }: { readsPolicy?: boolean } = {},
   ): Promise<T> {
-    // Every change of a stream may move what its scope's policy counts (a seal and a delete
-    // too, by the counts' triggers), so each holds the policy before the stream (see
-    // StreamPolicyChecks.hold); only an apply, which holds its scopes' policies already, does not.
+    // The policy is read before the stream's row is locked, by the changes it judges: not a
+    // seal nor a delete, whose counts the commit settles, nor an apply, which read it already.
     let policy: HeldPolicy = { held: NO_POLICY };
     const target: ChangeTarget<Stream> = {
       what: `stream ${scope}/${name}`,
       lock: async () => {
-        if (holdsPolicy) policy = await this.policy.hold(scope);
+        if (readsPolicy) policy = await this.policy.hold(scope);
         return this.streams.lockOne(scope, name);
       },
       missing: () => new StreamNotFoundError(scope, name),

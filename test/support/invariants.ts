@@ -41,18 +41,22 @@ const INVARIANTS: Record<string, string> = {
       WINDOW w AS (PARTITION BY e.scope_name, e.stream_name, e.epoch ORDER BY g.key_start)) t
      WHERE total = 0 OR (position = 1 AND key_start <> 0)
         OR (position > 1 AND key_start <> previous_end) OR (position = total AND key_end <> 1)`,
-  // What a policy's row keeps for its count limits (migration PolicyCounts) is what is there.
+  // What a policy's counts keep for its limits (migrations PolicyCounts, PolicyCountsAtCommit)
+  // is what is there, for every policy; and every commit settled the notes of what it moved.
   "a policy whose counts are not its scope's": `
-    SELECT p.scope_name, p.user_streams, p.active_segments, c.streams, c.segments
-      FROM scope_policies p
+    SELECT q.scope_name, p.user_streams, p.active_segments, c.streams, c.segments
+      FROM scope_policies q
+      LEFT JOIN scope_policy_counts p USING (scope_name)
       CROSS JOIN LATERAL (
         SELECT (SELECT count(*)::int FROM streams s
-                 WHERE s.scope_name = p.scope_name AND s.name NOT LIKE '\\_%') AS streams,
+                 WHERE s.scope_name = q.scope_name AND s.name NOT LIKE '\\_%') AS streams,
                (SELECT count(*)::int FROM stream_segments g
                   JOIN streams s ON s.scope_name = g.scope_name AND s.name = g.stream_name
-                 WHERE g.scope_name = p.scope_name AND g.sealed_in IS NULL
+                 WHERE g.scope_name = q.scope_name AND g.sealed_in IS NULL
                    AND s.state = 'ACTIVE' AND s.name NOT LIKE '\\_%') AS segments) c
-     WHERE (p.user_streams, p.active_segments) <> (c.streams, c.segments)`,
+     WHERE (p.user_streams, p.active_segments) IS DISTINCT FROM (c.streams, c.segments)`,
+  'notes of moved counts that no commit settled': `
+    SELECT scope_name, streams, segments FROM scope_policy_count_changes`,
 };
 
 /** Every broken invariant with up to three offending rows; empty when the data is sound. */
