@@ -7,11 +7,11 @@
  *
  *   npm run bench:policy-cost [-- --rounds 3 --seconds 10 --connections 10 --rate 200]
  *
- * Without `--rate`, each side runs as fast as its answers come: the policed scope's changes take
- * turns on its policy's row, so it answers fewer per second, and a service that waits more
- * between its statements pays more CPU per request. With `--rate N`, both sides are sent N
- * requests/s (below what either answers), the same work each second, so the ratio is what the
- * policy's checks cost alone.
+ * Without `--rate`, each side runs as fast as its answers come: were the policed scope's changes
+ * to take turns (as they did when a check locked the policy's row), it would answer fewer per
+ * second, and a service that waits more between its statements pays more CPU per request. With
+ * `--rate N`, both sides are sent N requests/s (below what either answers), the same work each
+ * second, so the ratio is what the policy's checks cost alone.
  *
  * Needs BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres), where it
  * creates a database `tributary_bench_*` and drops it at the end.

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { ReadByKey } from '../database/statements-built-once';
+import { QueryBuiltOnce } from '../database/statements-built-once';
 import { policyOf, type ScopePolicy } from './scope-policy';
 import { ScopePolicyCountsEntity } from './scope-policy-counts.entity';
 import { ScopePolicyEntity } from './scope-policy.entity';
@@ -20,39 +20,48 @@ export interface StoredPolicy {
   policy: ScopePolicy;
   /** `0` for a scope whose policy was never set. */
   version: string;
-  /** Read only where the policy limits a count of the whole scope: undefined otherwise. */
+  /** The scope's counts, where {@link ScopePoliciesRepository.find} read them. */
   usage?: ScopeUsage;
 }
 
 /** What a scope whose policy was never set has. */
 export const NO_POLICY: StoredPolicy = { policy: {}, version: '0' };
 
-const POLICY_PROPERTIES = ['policy', 'version'] as const;
-const COUNT_PROPERTIES = ['userStreams', 'activeSegments'] as const;
+type PolicyRow = Pick<ScopePolicyEntity, 'policy' | 'version'>;
 
-type PolicyRow = Pick<ScopePolicyEntity, (typeof POLICY_PROPERTIES)[number]>;
-type CountsRow = Pick<ScopePolicyCountsEntity, (typeof COUNT_PROPERTIES)[number]>;
+/** A policy's row with its counts', which its first PUT inserts with it (never null, but joined). */
+type PolicyWithCountsRow = PolicyRow & {
+  userStreams: number | null;
+  activeSegments: number | null;
+};
 
-/** Whether the policy limits a count of the whole scope, which a check then reads. */
-const limitsScopeCounts = (policy: ScopePolicy): boolean =>
-  policy.maxStreams !== undefined || policy.maxActiveSegments !== undefined;
-
-const storedOf = (row: PolicyRow, counts?: CountsRow): StoredPolicy => ({
+const storedOf = (row: PolicyRow | PolicyWithCountsRow): StoredPolicy => ({
   policy: policyOf(row.policy),
   version: row.version,
-  ...(counts && { usage: { streams: counts.userStreams, activeSegments: counts.activeSegments } }),
+  ...('userStreams' in row &&
+    row.userStreams !== null &&
+    row.activeSegments !== null && {
+      usage: { streams: row.userStreams, activeSegments: row.activeSegments },
+    }),
 });
 
 /**
  * The read of every create, PUT and scale of a stream (docs/ARCHITECTURE.md, "Statements built
- * once"): in a scope without a policy it finds no row, and is all the policy costs the change.
+ * once"): the policy and its scope's counts in one statement. In a scope without a policy it
+ * finds no row, and is all the policy costs the change.
  */
-const BY_SCOPE = new ReadByKey(ScopePolicyEntity, ['scopeName'], {
-  properties: [...POLICY_PROPERTIES],
-});
-const COUNTS_BY_SCOPE = new ReadByKey(ScopePolicyCountsEntity, ['scopeName'], {
-  properties: [...COUNT_PROPERTIES],
-});
+const WITH_COUNTS = new QueryBuiltOnce(
+  (manager) =>
+    manager
+      .createQueryBuilder(ScopePolicyEntity, 'p')
+      .leftJoin(ScopePolicyCountsEntity, 'c', 'c.scopeName = p.scopeName')
+      .select('p.policy', 'policy')
+      .addSelect('p.version', 'version')
+      .addSelect('c.userStreams', 'userStreams')
+      .addSelect('c.activeSegments', 'activeSegments')
+      .where('p.scopeName = :scope'),
+  ['scope'],
+);
 
 /**
  * Every statement of the scope_policies and scope_policy_counts tables; each joins the current
@@ -75,10 +84,8 @@ export class ScopePoliciesRepository {
    * commit (migration PolicyCountsAtCommit), and a PUT of it holds the scope's row.
    */
   async find(scope: string): Promise<StoredPolicy> {
-    const stored = await BY_SCOPE.one(this.db.tx, [scope]);
-    if (!stored) return NO_POLICY;
-    if (!limitsScopeCounts(stored.policy)) return storedOf(stored);
-    return storedOf(stored, await COUNTS_BY_SCOPE.one(this.db.tx, [scope]));
+    const [row] = await WITH_COUNTS.rows<PolicyWithCountsRow>(this.db.tx, { scope });
+    return row ? storedOf(row) : NO_POLICY;
   }
 
   /**
