@@ -156,9 +156,10 @@ export class ApplyService {
   }
 
   /**
-   * What the plan reads. The policies are read, not locked: the policy's row is taken only by
-   * the commit of a change that moved its counts (migration PolicyCountsAtCommit), after that
-   * change's streams, and the commit fails an apply whose counts changes racing it have passed.
+   * What the plan reads. The policies are read, not locked: a scope's counts are taken only by
+   * the commit of a change that moved them (migration PolicyCountsAtCommit), after that change's
+   * streams, and that commit fails an apply whose counts, with those of the changes committed
+   * before it, would pass a limit.
    */
   private async currentState(document: ApplyDocument, lock: boolean) {
     const names = document.scopes.map((s) => s.scopeName);
