@@ -14,19 +14,21 @@ export const PgCode = {
   policyLimitPassed: 'TB422',
 } as const;
 
-/** The SQLSTATE of a failed query, if the error carries one. */
-export function sqlState(error: unknown): string | undefined {
+/**
+ * A string field of the driver's error behind a failed query (TypeORM wraps it, the
+ * connection's own errors come bare), if it carries one.
+ */
+function driverField(error: unknown, field: 'code' | 'detail'): string | undefined {
   const source = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
-  const code = (source as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
+  const value = (source as Partial<Record<typeof field, unknown>> | null)?.[field];
+  return typeof value === 'string' ? value : undefined;
 }
 
+/** The SQLSTATE of a failed query, if the error carries one. */
+export const sqlState = (error: unknown): string | undefined => driverField(error, 'code');
+
 /** The DETAIL of a failed query, if the error carries one. */
-export function sqlDetail(error: unknown): string | undefined {
-  const source = error instanceof QueryFailedError ? (error.driverError as unknown) : error;
-  const detail = (source as { detail?: unknown } | null)?.detail;
-  return typeof detail === 'string' ? detail : undefined;
-}
+export const sqlDetail = (error: unknown): string | undefined => driverField(error, 'detail');
 
 /** A row still referenced, or a reference to a missing row, on any PostgreSQL version. */
 export function isForeignKeyViolation(error: unknown): boolean {

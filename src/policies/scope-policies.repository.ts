@@ -38,15 +38,16 @@ type PolicyWithCountsRow = PolicyRow & {
   activeSegments: number | null;
 };
 
-const storedOf = (row: PolicyRow | PolicyWithCountsRow): StoredPolicy => ({
+const storedOf = (row: PolicyRow, usage?: ScopeUsage): StoredPolicy => ({
   policy: policyOf(row.policy),
   version: row.version,
-  ...('userStreams' in row &&
-    row.userStreams !== null &&
-    row.activeSegments !== null && {
-      usage: { streams: row.userStreams, activeSegments: row.activeSegments },
-    }),
+  ...(usage && { usage }),
 });
+
+const usageOf = ({ userStreams, activeSegments }: PolicyWithCountsRow): ScopeUsage | undefined =>
+  userStreams === null || activeSegments === null
+    ? undefined
+    : { streams: userStreams, activeSegments };
 
 /**
  * The read of every create, PUT and scale of a stream (docs/ARCHITECTURE.md, "Statements built
@@ -88,7 +89,7 @@ export class ScopePoliciesRepository {
    */
   async find(scope: string): Promise<StoredPolicy> {
     const [row] = await WITH_COUNTS.rows<PolicyWithCountsRow>(this.db.tx, { scope });
-    return row ? storedOf(row) : NO_POLICY;
+    return row ? storedOf(row, usageOf(row)) : NO_POLICY;
   }
 
   /**
