@@ -20,8 +20,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        // The build script is plain JavaScript (it runs before anything is compiled).
-        projectService: { allowDefaultProject: ['scripts/*.mjs'] },
+        // Plain JavaScript: the build script runs before anything is compiled, and a test's
+        // preload (`node --import`) runs in the built service's process.
+        projectService: { allowDefaultProject: ['scripts/*.mjs', 'test/support/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

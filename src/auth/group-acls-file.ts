@@ -1,4 +1,5 @@
-import { isMap, isScalar, LineCounter, Node, parseDocument } from 'yaml';
+import type { Node } from 'yaml';
+import { yaml } from '../common/required-on-first-use';
 import { AclEntry, parseAcl } from './acl';
 
 export class InvalidGroupAclsFileError extends Error {}
@@ -11,6 +12,7 @@ export type GroupAcls = ReadonlyMap<string, readonly AclEntry[]>;
  * ACL in the accounts file's form. A mistake is told with the line it is on.
  */
 export function parseGroupAcls(text: string): GroupAcls {
+  const { isMap, isScalar, LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const fail = (node: Node | number | null | undefined, message: string): never => {

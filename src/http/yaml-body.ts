@@ -1,19 +1,7 @@
-import {
-  Composer,
-  CST,
-  Document,
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  Lexer,
-  Parser,
-  type Node as YamlNode,
-  YAMLMap,
-  YAMLSeq,
-} from 'yaml';
+import type { CST, Document, Node as YamlNode, YAMLMap, YAMLSeq } from 'yaml';
 import { InvalidRequestError, MalformedBodyError } from '../common/domain-error';
 import { DtoClass, ListCap, listCapOf } from '../common/list-caps';
+import { yaml } from '../common/required-on-first-use';
 import { MAX_BODY_DEPTH, MAX_LIST_ENTRIES, MAX_YAML_ALIASES } from './body-limits';
 
 /*
@@ -103,7 +91,7 @@ class SyntaxGuard {
       const above = this.placeOf(stack, i - 1);
       if (isMapping(parent)) {
         const keyToken = parent.items.at(-1)?.key;
-        const key = keyToken ? CST.resolveAsScalar(keyToken)?.value : undefined;
+        const key = keyToken ? yaml().CST.resolveAsScalar(keyToken)?.value : undefined;
         const path = above.path ? `${above.path}.${key ?? '?'}` : (key ?? '?');
         const cap = above.dto && key !== undefined ? listCapOf(above.dto, key) : undefined;
         place = { path, cap: isMapping(token) ? undefined : cap };
@@ -119,6 +107,7 @@ class SyntaxGuard {
 
 /** The syntax tree of `text`, read under the guard of {@link SyntaxGuard}. */
 function* guardedSyntax(text: string, shape?: DtoClass): Generator<CST.Token> {
+  const { Lexer, Parser } = yaml();
   const parser = new Parser();
   const guard = new SyntaxGuard(text, shape);
   for (const lexeme of new Lexer().lex(text)) {
@@ -140,6 +129,7 @@ class DocumentReader {
 
   node(node: YamlNode | null, depth: number): Read {
     if (node === null) return { value: null, bytes: 4, height: 0 };
+    const { isAlias, isMap, isSeq } = yaml();
     if (isAlias(node)) return this.alias(node.source, depth);
     if (node.anchor) this.anchors.set(node.anchor, node);
     const read = isMap(node) || isSeq(node) ? this.collection(node, depth) : this.scalar(node);
@@ -148,7 +138,7 @@ class DocumentReader {
   }
 
   private scalar(node: YamlNode): Read {
-    const value: unknown = isScalar(node) ? node.value : null;
+    const value: unknown = yaml().isScalar(node) ? node.value : null;
     const bytes = typeof value === 'string' ? value.length + 2 : String(value).length;
     return { value, bytes, height: 0 };
   }
@@ -181,7 +171,7 @@ class DocumentReader {
       return read.value;
     };
     let value: unknown;
-    if (isSeq(node)) {
+    if (yaml().isSeq(node)) {
       value = node.items.map((item) => add(this.node(item as YamlNode | null, depth + 1)));
     } else {
       const object: Record<string, unknown> = {};
@@ -229,7 +219,7 @@ class DocumentReader {
  */
 export function readYamlBody(text: string, maxBytes: number, shape?: DtoClass): unknown {
   const documents: Document.Parsed[] = [];
-  for (const document of new Composer({ uniqueKeys: true }).compose(
+  for (const document of new (yaml().Composer)({ uniqueKeys: true }).compose(
     guardedSyntax(text, shape),
     true,
     text.length,

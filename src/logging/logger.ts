@@ -1,5 +1,5 @@
 import pino, { DestinationStream, Level, Logger } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import { pinoPretty } from '../common/required-on-first-use';
 import { LogFormat, LogLevel } from '../config/app-config';
 
 /** LOG_LEVEL (Nest's names) as pino levels. */
@@ -37,7 +37,7 @@ export function defaultLogFormat(stdout: { isTTY?: boolean } = process.stdout): 
  */
 function stdout(format: LogFormat): DestinationStream {
   if (format === 'json') return pino.destination({ dest: 1, sync: true });
-  return PinoPretty({
+  return pinoPretty().PinoPretty({
     destination: 1,
     sync: true,
     colorize: process.stdout.isTTY === true && !process.env.NO_COLOR,

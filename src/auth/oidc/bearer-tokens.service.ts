@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { errors, JWTPayload, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
 import { AppConfig } from '../../config/app-config';
 import { DomainError } from '../../common/domain-error';
+import { jose } from '../../common/required-on-first-use';
 import { InvalidTokenError, IssuerUnavailableError } from '../auth.errors';
 import type { GroupAcls } from '../group-acls-file';
 import { Principal } from '../principal';
@@ -30,6 +31,7 @@ const CLAIM_FAILURES: Record<string, string> = {
 /** What a failed verification tells the caller: 401 with the reason, or 503. */
 function refusal(error: unknown): DomainError | undefined {
   if (error instanceof DomainError) return error;
+  const { errors } = jose();
   if (error instanceof errors.JWTExpired) return new InvalidTokenError('expired');
   if (error instanceof errors.JWTClaimValidationFailed) {
     return new InvalidTokenError(
@@ -116,7 +118,7 @@ export class BearerTokens {
   ): Promise<{ principal: Principal; payload: JWTPayload }> {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, this.issuer.keys, {
+      ({ payload } = await jose().jwtVerify(token, this.issuer.keys, {
         issuer: this.issuer.issuer,
         audience: this.config.AUTH_OIDC_AUDIENCE,
         algorithms: TOKEN_ALGORITHMS,

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { createRemoteJWKSet, customFetch, JWTVerifyGetKey } from 'jose';
+import type { createRemoteJWKSet, JWTVerifyGetKey } from 'jose';
+import { jose } from '../../common/required-on-first-use';
 import { AppConfig } from '../../config/app-config';
 import { IssuerUnavailableError } from '../auth.errors';
 
@@ -135,12 +136,12 @@ export class OidcIssuer implements OnModuleInit, OnModuleDestroy {
   private connect(): Promise<void> {
     this.connecting ??= (async () => {
       try {
-        const keySet = createRemoteJWKSet(await this.discover(FETCH_TIMEOUT_MS), {
+        const keySet = jose().createRemoteJWKSet(await this.discover(FETCH_TIMEOUT_MS), {
           timeoutDuration: FETCH_TIMEOUT_MS,
           cooldownDuration: KEYS_COOLDOWN_MS,
           // Never stale: the refresh below replaces them, and only when the provider answers.
           cacheMaxAge: Infinity,
-          [customFetch]: async (url, init) => {
+          [jose().customFetch]: async (url, init) => {
             const response = await fetch(url, init);
             if (response.ok) this.keysFetched++;
             return response;
