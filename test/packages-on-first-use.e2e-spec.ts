@@ -69,7 +69,7 @@ describe('packages required on first use (e2e)', () => {
       expect(await send(`${base}/v1/health`)).toBe(200);
       expect(await send(`${base}/metrics`)).toBe(200);
     });
-    // The list is read: the process did require its other packages.
+    // The file does hold what the process required, its other packages among it.
     expect(packages).toEqual(expect.arrayContaining(['pg', 'typeorm', 'pino']));
     expect(packages.filter((name) => ON_FIRST_USE.includes(name))).toEqual([]);
   });

@@ -30,7 +30,7 @@ export const NO_POLICY: StoredPolicy = { policy: {}, version: '0' };
 type PolicyRow = Pick<ScopePolicyEntity, 'policy' | 'version'>;
 
 /**
- * A policy's row with its counts' (joined, so null only were the counts' row missing: the first
+ * A policy's row with its counts' (joined, so null only if the counts' row were missing: the first
  * PUT of a policy inserts both, and the invariants hold every policy to having its counts).
  */
 type PolicyWithCountsRow = PolicyRow & {

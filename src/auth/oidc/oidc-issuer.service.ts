@@ -141,6 +141,7 @@ export class OidcIssuer implements OnModuleInit, OnModuleDestroy {
           cooldownDuration: KEYS_COOLDOWN_MS,
           // Never stale: the refresh below replaces them, and only when the provider answers.
           cacheMaxAge: Infinity,
+          // Read as a property: destructured, the key would lose jose's symbol type.
           [jose().customFetch]: async (url, init) => {
             const response = await fetch(url, init);
             if (response.ok) this.keysFetched++;
