@@ -15,7 +15,10 @@ class ReaderGone extends Error {}
  * until then nothing has been sent and the failure is the request's. A later failure destroys
  * the stream with it.
  */
-export function snapshotReadable(db: Db, produce: () => AsyncIterable<string>): Promise<Readable> {
+export function snapshotReadable(
+  db: Db,
+  produce: () => AsyncIterable<string | Uint8Array>,
+): Promise<Readable> {
   return new Promise((resolve, reject) => {
     let wanted: (() => void) | undefined;
     let gone = false;

@@ -5,6 +5,7 @@ import { entities } from './entities';
 import { transactionLimitedClient } from './transaction-limited-client';
 import { committingClient } from './with-commit';
 import { TypeOrmLogger } from './typeorm-logger';
+import { typeParsers } from './type-parsers';
 
 export interface ConnectionSettings {
   url: string;
@@ -68,6 +69,7 @@ export function typeOrmOptions(settings: ConnectionSettings): DataSourceOptions 
       // A lost network answers nothing: the client gives up shortly after the server would.
       query_timeout: settings.statementTimeoutMs + 1000,
       keepAlive: true,
+      types: typeParsers,
     },
   };
 }

@@ -3,9 +3,9 @@ import type { Keyset } from '../database/keyset';
 
 /** Everything `json` yields, joined. */
 async function text<Item>(answer: ListAnswer<Item>, batchSize = 2): Promise<string> {
-  let all = '';
-  for await (const piece of answer.json(batchSize)) all += piece;
-  return all;
+  const pieces: Buffer[] = [];
+  for await (const piece of answer.json(batchSize)) pieces.push(piece);
+  return Buffer.concat(pieces).toString();
 }
 
 /** Rows `1..count` read by keyset, with every read recorded. */
@@ -38,12 +38,19 @@ describe('ListAnswer', () => {
   it('sends a large batch in pieces of at most 64 items, the same bytes in all', async () => {
     const answer = ListAnswer.unread('streams', numbers(300), item);
     const pieces: string[] = [];
-    for await (const piece of answer.json(200)) pieces.push(piece);
+    for await (const piece of answer.json(200)) pieces.push(piece.toString());
     const whole = JSON.stringify({ streams: Array.from({ length: 300 }, (_, i) => item(i + 1)) });
     expect(pieces.join('')).toBe(whole);
     // 200 rows: 64, 64, 64, 8; then 100 rows: 64, 36; then the closing bracket.
     const counts = pieces.map((piece) => (piece.match(/"name"/g) ?? []).length);
     expect(counts).toEqual([64, 64, 64, 8, 64, 36, 0]);
+  });
+
+  it('keeps text that is not ASCII whole, as UTF-8, across pieces', async () => {
+    const named = (n: number) => ({ name: `flüsse-日本-${n}-😀`, n });
+    const answer = ListAnswer.unread('streams', numbers(130), named);
+    const whole = JSON.stringify({ streams: Array.from({ length: 130 }, (_, i) => named(i + 1)) });
+    expect(await text(answer, 100)).toBe(whole);
   });
 
   it('reads a batch and one row more at a time, each after the last row of the one before', async () => {

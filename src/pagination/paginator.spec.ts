@@ -44,9 +44,11 @@ describe('Paginator.answer', () => {
     const answer = await paginator.answer('things', undefined, rows, item);
     expect(answer.isUnread).toBe(true);
     expect(rows.reads).toEqual([{ take: 4 }]);
-    let text = '';
-    for await (const piece of answer.json(3)) text += piece;
-    expect(JSON.parse(text)).toEqual({ things: ['a', 'b', 'c', 'd', 'e'].map(item) });
+    const pieces: Buffer[] = [];
+    for await (const piece of answer.json(3)) pieces.push(piece);
+    expect(JSON.parse(Buffer.concat(pieces).toString())).toEqual({
+      things: ['a', 'b', 'c', 'd', 'e'].map(item),
+    });
     expect(rows.reads.slice(1)).toEqual([
       { after: undefined, take: 4 },
       { after: 'c', take: 4 },
