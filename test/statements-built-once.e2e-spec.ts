@@ -1,8 +1,10 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, SelectQueryBuilder } from 'typeorm';
 import { RETURNING_VERSION } from '../src/database/column-transformers';
 import { oneStatement } from '../src/database/one-statement';
+import { byKeyset, type Keyset } from '../src/database/keyset';
 import {
   InsertRows,
+  KeysetBuiltOnce,
   manyOf,
   needsHydrating,
   QueryBuiltOnce,
@@ -196,6 +198,62 @@ describe('Statements built once (e2e)', () => {
     expect(listed[1].timestampAggregationTimeout).toBe(9_007_199_254_740_991);
     const created = await manyOf(query(), ['name', 'created']);
     expect(created.map((row) => row.created)).toEqual(whole.map((row) => row.created));
+  });
+
+  it('reads a keyset page or batch as manyOf reads byKeyset, its SQL built once per kind', async () => {
+    // A scope of its own: what the other tests write does not move these pages.
+    await dataSource.getRepository(ScopeEntity).insert({ name: 'keyset' });
+    await insert.run(
+      dataSource.manager,
+      ['k-b', 'k-d', 'k-a', 'k-c'].map((name, i) => ({
+        ...stream(name),
+        scopeName: 'keyset',
+        minSegments: i + 1,
+      })),
+    );
+    let builds = 0;
+    const where = (query: SelectQueryBuilder<StreamEntity>) =>
+      query.where('s.scopeName = :scope').andWhere('s.minSegments >= :least');
+    const read = new KeysetBuiltOnce(
+      (manager) => {
+        builds++;
+        return where(manager.getRepository(StreamEntity).createQueryBuilder('s'));
+      },
+      's.name',
+      LISTED_PROPERTIES,
+      ['scope', 'least'],
+    );
+    const values = { scope: 'keyset', least: 2 };
+    const expected = (keyset: Keyset<string>) =>
+      manyOf(
+        byKeyset(
+          where(dataSource.getRepository(StreamEntity).createQueryBuilder('s')).setParameters(
+            values,
+          ),
+          's.name',
+          keyset,
+        ),
+        LISTED_PROPERTIES,
+      );
+    for (const keyset of [
+      { take: 2 },
+      { take: 1 },
+      { after: 'k-a', take: 2 },
+      { after: 'k-b', take: 5 },
+      { after: 'k-d', take: 5 },
+    ]) {
+      const rows = await read.rows(dataSource.manager, values, keyset);
+      expect(rows).toEqual(await expected(keyset));
+    }
+    // k-b has one segment, k-d two, k-a three, k-c four: the condition and its values are the read's.
+    const names = async (least: number, keyset: Keyset<string>) =>
+      (await read.rows(dataSource.manager, { ...values, least }, keyset)).map((r) => r.name);
+    expect(await names(2, { take: 5 })).toEqual(['k-a', 'k-c', 'k-d']);
+    expect(await names(2, { after: 'k-b', take: 1 })).toEqual(['k-c']);
+    expect(await names(4, { take: 5 })).toEqual(['k-c']);
+    expect(await names(5, { take: 5 })).toEqual([]);
+    // One statement from the start, one after a position, whatever the values and the limit.
+    expect(builds).toBe(2);
   });
 
   it('converts no value of a column the driver hands on as parsed, in any entity', () => {

@@ -7,16 +7,20 @@ export interface Keyset<Position> {
   take: number;
 }
 
+/** The named parameter of a keyset read's position. */
+export const AFTER = 'after';
+
 /**
  * Reads `query` by keyset on `column` (an `alias.property` path): after the position, in its
- * order, at most `take` rows. One index range scan however deep the page: the last page costs
- * what the first does.
+ * order, at most `take` rows (all without it). One index range scan however deep the page: the
+ * last page costs what the first does.
  */
 export function byKeyset<T extends ObjectLiteral, Position>(
   query: SelectQueryBuilder<T>,
   column: string,
-  keyset: Keyset<Position> | undefined,
+  keyset: Partial<Keyset<Position>> | undefined,
 ): SelectQueryBuilder<T> {
-  if (keyset?.after !== undefined) query.andWhere(`${column} > :after`, { after: keyset.after });
+  if (keyset?.after !== undefined)
+    query.andWhere(`${column} > :${AFTER}`, { [AFTER]: keyset.after });
   return query.orderBy(column).limit(keyset?.take);
 }

@@ -8,6 +8,7 @@ import type {
   SelectQueryBuilder,
 } from 'typeorm';
 import type { QueryResultRow } from 'pg';
+import { AFTER, byKeyset, type Keyset } from './keyset';
 import { queryOnConnection } from './on-connection';
 
 type ColumnMetadata = EntityMetadata['columns'][number];
@@ -255,26 +256,100 @@ export async function manyOf<E extends ObjectLiteral, P extends keyof E & string
   query: SelectQueryBuilder<E>,
   properties: readonly P[],
 ): Promise<Pick<E, P>[]> {
-  const { alias } = query;
-  const metadata = query.expressionMap.mainAlias!.metadata;
-  const columns = properties.map((property) => ownColumnOf(metadata, property));
-  columns.forEach((column, i) => {
-    const expression =
-      column.isVirtualProperty && column.query
-        ? column.query(alias)
-        : `${alias}.${quoted(column.databaseName)}`;
-    if (i === 0) query.select(expression, column.propertyName);
-    else query.addSelect(expression, column.propertyName);
-  });
-  const rows = await query.getRawMany<Record<string, unknown>>();
-  const { driver } = query.connection;
-  const converted = columns.filter(needsHydrating);
-  for (const row of rows) {
-    for (const column of converted) {
-      row[column.propertyName] = driver.prepareHydratedValue(row[column.propertyName], column);
-    }
+  const read = new ReadProperties(query, properties);
+  return read.hydrated<Pick<E, P>>(await query.getRawMany<Record<string, unknown>>());
+}
+
+/** The columns of `properties` selected by a query, and how its rows are hydrated ({@link manyOf}). */
+class ReadProperties {
+  private readonly converted: ColumnMetadata[];
+  private readonly driver: DataSource['driver'];
+
+  constructor(query: SelectQueryBuilder<ObjectLiteral>, properties: readonly string[]) {
+    const { alias } = query;
+    const metadata = query.expressionMap.mainAlias!.metadata;
+    const columns = properties.map((property) => ownColumnOf(metadata, property));
+    columns.forEach((column, i) => {
+      const expression =
+        column.isVirtualProperty && column.query
+          ? column.query(alias)
+          : `${alias}.${quoted(column.databaseName)}`;
+      if (i === 0) query.select(expression, column.propertyName);
+      else query.addSelect(expression, column.propertyName);
+    });
+    this.converted = columns.filter(needsHydrating);
+    this.driver = query.connection.driver;
   }
-  return rows as Pick<E, P>[];
+
+  hydrated<R>(rows: Record<string, unknown>[]): R[] {
+    const { converted, driver } = this;
+    for (const row of rows) {
+      for (const column of converted) {
+        row[column.propertyName] = driver.prepareHydratedValue(row[column.propertyName], column);
+      }
+    }
+    return rows as R[];
+  }
+}
+
+/**
+ * A list's keyset read ({@link byKeyset}, with {@link manyOf}'s columns and rows), its SQL
+ * written by the query builder once for a first batch or page and once for one after a
+ * position, with the limit a parameter of both. A whole list of 100,000 streams is read in 100
+ * batches: built each time, TypeORM wrote the same statement 100 times, and the code that
+ * writes it stayed compiled and optimized in every process that lists (BENCHMARKS.md, "The data
+ * layer's cost").
+ */
+export class KeysetBuiltOnce<
+  E extends ObjectLiteral,
+  K extends keyof E & string,
+  P extends string,
+> {
+  /** Per data source (a test may open several): the read from the start, and after a position. */
+  private readonly built = new WeakMap<DataSource, Map<boolean, KeysetStatement>>();
+
+  /**
+   * @param build the query without order or limit, its values named by `parameters`
+   * @param column the keyset's column, an `alias.property` path
+   */
+  constructor(
+    private readonly build: (manager: EntityManager) => SelectQueryBuilder<E>,
+    private readonly column: string,
+    private readonly properties: readonly K[],
+    private readonly parameters: readonly P[],
+  ) {}
+
+  async rows<Position>(
+    manager: EntityManager,
+    values: Record<P, unknown>,
+    keyset: Keyset<Position>,
+  ): Promise<Pick<E, K>[]> {
+    const after = keyset.after !== undefined;
+    let statements = this.built.get(manager.connection);
+    if (!statements)
+      this.built.set(manager.connection, (statements = new Map<boolean, KeysetStatement>()));
+    let statement = statements.get(after);
+    if (!statement) statements.set(after, (statement = this.statement(manager, after)));
+    const { sql, order, read } = statement;
+    const sent = order.map((name) => (name === AFTER ? keyset.after : values[name as P]));
+    const answer = await queryOnConnection(manager, sql, [...sent, keyset.take]);
+    return read.hydrated<Pick<E, K>>(answer.rows);
+  }
+
+  private statement(manager: EntityManager, after: boolean): KeysetStatement {
+    // Any position: the built statement names it, and each read sends its own.
+    const query = byKeyset(this.build(manager), this.column, after ? { after: '' } : undefined);
+    const read = new ReadProperties(query, this.properties);
+    const { sql, order } = builtOnce(query, [...this.parameters, AFTER]);
+    return { sql: `${sql} LIMIT $${order.length + 1}`, order, read };
+  }
+}
+
+interface KeysetStatement {
+  sql: string;
+  /** The parameters of the placeholders in turn; the limit is the last, after them. */
+  order: string[];
+  read: ReadProperties;
 }
 
 /**

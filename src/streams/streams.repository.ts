@@ -4,13 +4,13 @@ import { markStreamName } from '../common/names';
 import type { ResourceVersion } from '../conditional/resource-version';
 import { createdMicros, RETURNING_VERSION, versionOf } from '../database/column-transformers';
 import { translateViolations } from '../database/constraint-violations';
-import { byKeyset, Keyset } from '../database/keyset';
+import type { Keyset } from '../database/keyset';
 import { queryOnConnection } from '../database/on-connection';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import {
   InsertRows,
-  manyOf,
+  KeysetBuiltOnce,
   QueryBuiltOnce,
   ReadByKey,
   UpdateRows,
@@ -135,6 +135,30 @@ const WHERE_FILTER: Record<StreamFilter['kind'], string> = {
   internal: INTERNAL,
   tag: `${USER} AND s.tags @> ARRAY[:tag]::text[]`,
 };
+
+/**
+ * The reads of a scope's streams that a filter selects, by name: a batch of a whole list or a
+ * page, each a range scan of the filter's name index whatever its position.
+ */
+const LISTED = Object.fromEntries(
+  Object.entries(WHERE_FILTER).map(([kind, where]) => [
+    kind,
+    new KeysetBuiltOnce(
+      (manager) =>
+        manager
+          .getRepository(StreamEntity)
+          .createQueryBuilder('s')
+          .where('s.scopeName = :scope')
+          .andWhere(where),
+      's.name',
+      LISTED_PROPERTIES,
+      ['scope', 'tag'],
+    ),
+  ]),
+) as Record<
+  StreamFilter['kind'],
+  KeysetBuiltOnce<StreamEntity, (typeof LISTED_PROPERTIES)[number], 'scope' | 'tag'>
+>;
 
 /** A stream to insert: its name, what owns it (an internal stream) and its configuration. */
 interface NewStream {
@@ -274,11 +298,9 @@ export class StreamsRepository {
     filter: StreamFilter,
     keyset: Keyset<string>,
   ): Promise<ListedStream[]> {
-    const query = this.streams
-      .createQueryBuilder('s')
-      .where('s.scopeName = :scope', { scope })
-      .andWhere(WHERE_FILTER[filter.kind], filter.kind === 'tag' ? { tag: filter.tag } : {});
-    return (await manyOf(byKeyset(query, 's.name', keyset), LISTED_PROPERTIES)).map(listedStreamOf);
+    const tag = filter.kind === 'tag' ? filter.tag : undefined;
+    const rows = await LISTED[filter.kind].rows(this.db.tx, { scope, tag }, keyset);
+    return rows.map(listedStreamOf);
   }
 
   /**
