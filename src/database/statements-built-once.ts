@@ -296,8 +296,7 @@ class ReadProperties {
  * A list's keyset read ({@link byKeyset}, with {@link manyOf}'s columns and rows), its SQL
  * written by the query builder once for a first batch or page and once for one after a
  * position, with the limit a parameter of both. A whole list of 100,000 streams is read in 100
- * batches: built each time, TypeORM wrote the same statement 100 times, and the code that
- * writes it stayed compiled and optimized in every process that lists (BENCHMARKS.md, "The data
+ * batches: built each time, TypeORM wrote the same statement 100 times (BENCHMARKS.md, "The data
  * layer's cost").
  */
 export class KeysetBuiltOnce<

@@ -21,7 +21,7 @@ const pgTextArray = pgTypes.getTypeParser(TEXT_ARRAY, 'text') as (
 /**
  * A `text[]` as PostgreSQL writes it, read as `pg` reads it, with far less garbage in the usual
  * case. PostgreSQL quotes every element that is empty, is `NULL`, or holds a brace, comma,
- * quote, backslash or space, and writes a null element as a bare `NULL`. So a one-dimensional
+ * quote, backslash or white space, and writes a null element as a bare `NULL`. So a one-dimensional
  * array (`{` not followed by `{`; no `[1:2]=` bounds) without a quote is its elements as they
  * are, comma separated: a split. Anything else goes to `pg`'s own parser, which makes an object
  * per character (BENCHMARKS.md, "The data layer's cost").
