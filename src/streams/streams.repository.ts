@@ -129,36 +129,29 @@ const INSERT = new InsertRows(
 const INTERNAL = `s.name LIKE '\\_%'`;
 const USER = `s.name NOT LIKE '\\_%'`;
 
-/** What each filter keeps of a scope's streams. */
-const WHERE_FILTER: Record<StreamFilter['kind'], string> = {
-  user: USER,
-  internal: INTERNAL,
-  tag: `${USER} AND s.tags @> ARRAY[:tag]::text[]`,
-};
-
 /**
- * The reads of a scope's streams that a filter selects, by name: a batch of a whole list or a
- * page, each a range scan of the filter's name index whatever its position.
+ * The read of a scope's streams that `where` keeps, by name: a batch of a whole list or a page,
+ * each a range scan of the filter's name index whatever its position.
  */
-const LISTED = Object.fromEntries(
-  Object.entries(WHERE_FILTER).map(([kind, where]) => [
-    kind,
-    new KeysetBuiltOnce(
-      (manager) =>
-        manager
-          .getRepository(StreamEntity)
-          .createQueryBuilder('s')
-          .where('s.scopeName = :scope')
-          .andWhere(where),
-      's.name',
-      LISTED_PROPERTIES,
-      ['scope', 'tag'],
-    ),
-  ]),
-) as Record<
-  StreamFilter['kind'],
-  KeysetBuiltOnce<StreamEntity, (typeof LISTED_PROPERTIES)[number], 'scope' | 'tag'>
->;
+const listedWhere = (where: string) =>
+  new KeysetBuiltOnce(
+    (manager) =>
+      manager
+        .getRepository(StreamEntity)
+        .createQueryBuilder('s')
+        .where('s.scopeName = :scope')
+        .andWhere(where),
+    's.name',
+    LISTED_PROPERTIES,
+    ['scope', 'tag'],
+  );
+
+/** What each filter keeps of a scope's streams. */
+const LISTED: Record<StreamFilter['kind'], ReturnType<typeof listedWhere>> = {
+  user: listedWhere(USER),
+  internal: listedWhere(INTERNAL),
+  tag: listedWhere(`${USER} AND s.tags @> ARRAY[:tag]::text[]`),
+};
 
 /** A stream to insert: its name, what owns it (an internal stream) and its configuration. */
 interface NewStream {
