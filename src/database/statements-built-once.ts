@@ -10,6 +10,7 @@ import type {
 import type { QueryResultRow } from 'pg';
 import { AFTER, byKeyset, type Keyset } from './keyset';
 import { queryOnConnection } from './on-connection';
+import { portalBatches } from './portal-batches';
 
 type ColumnMetadata = EntityMetadata['columns'][number];
 
@@ -323,16 +324,50 @@ export class KeysetBuiltOnce<
     values: Record<P, unknown>,
     keyset: Keyset<Position>,
   ): Promise<Pick<E, K>[]> {
-    const after = keyset.after !== undefined;
-    let statements = this.built.get(manager.connection);
-    if (!statements)
-      this.built.set(manager.connection, (statements = new Map<boolean, KeysetStatement>()));
-    let statement = statements.get(after);
-    if (!statement) statements.set(after, (statement = this.statement(manager, after)));
-    const { sql, order, read } = statement;
-    const sent = order.map((name) => (name === AFTER ? keyset.after : values[name as P]));
-    const answer = await queryOnConnection(manager, sql, [...sent, keyset.take]);
+    const { sql, values: sent, read } = this.sent(this.statementsFor(manager), values, keyset);
+    const answer = await queryOnConnection(manager, sql, sent);
     return read.hydrated<Pick<E, K>>(answer.rows);
+  }
+
+  /** The statements from the start and after a position, built on first use for `manager`'s source. */
+  private statementsFor(manager: EntityManager): Map<boolean, KeysetStatement> {
+    let statements = this.built.get(manager.connection);
+    if (!statements) {
+      statements = new Map([false, true].map((after) => [after, this.statement(manager, after)]));
+      this.built.set(manager.connection, statements);
+    }
+    return statements;
+  }
+
+  /** The statement for a keyset, and its values: `take: null` reads all (`LIMIT NULL`). */
+  private sent<Position>(
+    statements: Map<boolean, KeysetStatement>,
+    values: Record<P, unknown>,
+    keyset: { after?: Position; take: number | null },
+  ): { sql: string; values: unknown[]; read: ReadProperties } {
+    const { sql, order, read } = statements.get(keyset.after !== undefined)!;
+    const sent = order.map((name) => (name === AFTER ? keyset.after : values[name as P]));
+    return { sql, values: [...sent, keyset.take], read };
+  }
+
+  /**
+   * All the rows the query selects, `size` at a time, read through one portal (a few when the
+   * reader is slow: `portal-batches.ts`); `positionOf` is a row's value of the keyset's column.
+   */
+  batches<Position>(
+    manager: EntityManager,
+    values: Record<P, unknown>,
+    size: number,
+    positionOf: (row: Pick<E, K>) => Position,
+  ): AsyncGenerator<Pick<E, K>[]> {
+    const statements = this.statementsFor(manager);
+    const all = (after: Pick<E, K> | undefined) => {
+      const keyset = { after: after === undefined ? undefined : positionOf(after), take: null };
+      const { sql, values: sent } = this.sent(statements, values, keyset);
+      return { sql, values: sent };
+    };
+    const { read } = statements.get(false)!;
+    return portalBatches(manager, all, size, (rows) => read.hydrated<Pick<E, K>>(rows));
   }
 
   private statement(manager: EntityManager, after: boolean): KeysetStatement {

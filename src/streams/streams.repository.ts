@@ -296,6 +296,17 @@ export class StreamsRepository {
     return rows.map(listedStreamOf);
   }
 
+  /** All the streams of a scope the filter selects, by name, `size` at a time (one portal). */
+  async *allByScope(
+    scope: string,
+    filter: StreamFilter,
+    size: number,
+  ): AsyncGenerator<ListedStream[]> {
+    const tag = filter.kind === 'tag' ? filter.tag : undefined;
+    const rows = LISTED[filter.kind].batches(this.db.tx, { scope, tag }, size, (row) => row.name);
+    for await (const batch of rows) yield batch.map(listedStreamOf);
+  }
+
   /**
    * Which of the streams (`scope/stream`) exist. Those found are locked against deletion (and
    * key changes) until the transaction ends.

@@ -158,7 +158,8 @@ export class StreamsService {
       return streams;
     };
     const positionOf = (stream: ListedStream) => stream.name;
-    return this.pages.answer('streams', request, { read, positionOf }, toStreamProperty);
+    const batches = (size: number) => this.streams.allByScope(scope, filter, size);
+    return this.pages.answer('streams', request, { read, positionOf, batches }, toStreamProperty);
   }
 
   /** The active segments of each active user stream of the scopes, by `scope/stream`. */
