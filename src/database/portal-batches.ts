@@ -88,10 +88,10 @@ export async function* portalBatches<Row>(
 /**
  * A `pg-cursor` that tells `pg` when it is done. `pg` bounds the wait for each statement it is
  * given (`query_timeout`) with a timer that only the statement's `callback` clears, which
- * `pg-cursor` never calls (node-postgres issue 3475): the timer would fail the cursor long
- * after it ended, and hold it and its last rows until then. Its handlers are those `pg` calls
- * on whatever it runs (its `Submittable`s): called once the portal has ended, at PostgreSQL's
- * ready-for-query that follows its close, or at an error.
+ * `pg-cursor` never calls (https://github.com/brianc/node-postgres/issues/3475): the timer
+ * would fail the cursor long after it ended, and hold it and its last rows until then. Its
+ * handlers are those `pg` calls on whatever it runs (its `Submittable`s): called once the
+ * portal has ended, at PostgreSQL's ready-for-query that follows its close, or at an error.
  */
 class Portal extends Cursor<RawRow> {
   /** Set by `pg`'s `Client.query`: its wrapper clears the read timeout. */
