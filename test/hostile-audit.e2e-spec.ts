@@ -5,7 +5,7 @@ import { AuditRepository } from '../src/audit/audit.repository';
 import { AuditRetention } from '../src/audit/audit-retention.service';
 import { basic, writeAccounts } from './support/accounts';
 import { recordFigure } from './support/figures';
-import { allowedMs, beside, hostileTarget } from './support/hostile';
+import { beside, CPU_BUDGET_MS, hostileTarget } from './support/hostile';
 import { Answer, sendFrom } from './support/http-forwarder';
 import type { ServiceProcess } from './support/service-process';
 import { startTestApp, TestApp } from './support/test-app';
@@ -98,11 +98,11 @@ describe('The audit trail under hostile clients (e2e)', () => {
           path: `/v1/scopes/${name}`,
           headers: { 'x-request-id': 'long-name' },
         }),
-      { headers: ADMIN },
+      { headers: ADMIN, pid: service.pid },
     );
     expectRefused(cost.value);
-    expect(cost.attackMs).toBeLessThan(allowedMs(cost.idleGetMs));
-    expect(cost.worstGetMs).toBeLessThan(allowedMs(cost.idleGetMs));
+    recordFigure('audit: 401 of a 4,000-character name, service CPU ms', cost.serviceCpuMs);
+    expect(cost.serviceCpuMs).toBeLessThanOrEqual(CPU_BUDGET_MS);
 
     const resource = `prn::/scope:${name}`;
     const stored = `${resource.slice(0, 540)}…${sha256(resource)}`;
@@ -151,7 +151,7 @@ describe('The audit trail under hostile clients (e2e)', () => {
             }
           }),
         ),
-      { headers: ADMIN },
+      { headers: ADMIN, pid: service.pid },
     );
     const endedMs = await databaseNowMs();
     const grewBytes = (await tableBytes()) - bytesBefore;
@@ -172,12 +172,13 @@ describe('The audit trail under hostile clients (e2e)', () => {
     // The old trail grew by 34 MB here (each refusal a row, or the dead row of a failed one).
     expect(grewBytes).toBeLessThan(1024 * 1024);
 
-    // Each refusal costs about what a GET does, and the GETs of others are not held up (the
-    // 99th percentile: over a thousand probes, a loaded machine stalls a few for anyone).
-    expect(cost.attackMs / (ATTACK_REQUESTS / ATTACKERS)).toBeLessThan(allowedMs(cost.idleGetMs));
-    expect(cost.p99GetMs).toBeLessThan(allowedMs(cost.idleGetMs));
+    // Each refusal (a 15 KB path read, an audit event counted) costs the service about the CPU a
+    // GET does, so the GETs of others are not held up; their wall times are kept for the report.
     recordFigure('audit: 2,000 refusals of 15 KB paths, p99 probe GET ms', cost.p99GetMs);
     recordFigure('audit: 2,000 refusals of 15 KB paths, idle probe GET ms', cost.idleGetMs);
+    recordFigure('audit: 2,000 refusals of 15 KB paths, service CPU ms', cost.serviceCpuMs);
+    recordFigure('audit: 2,000 refusals of 15 KB paths, probe CPU ms', cost.probeCpuMs);
+    expect(cost.serviceCpuMs / ATTACK_REQUESTS).toBeLessThan(4 * cost.probeCpuMs);
     noRecordFailed();
   }, 90_000);
 });

@@ -2,16 +2,16 @@ import { request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { basic, writeAccounts } from './support/accounts';
-import { allowedMs, beside, hostileTarget, peakRssDuring, rssMiB } from './support/hostile';
+import { beside, CPU_BUDGET_MS, hostileTarget, peakRssDuring, rssMiB } from './support/hostile';
 import { recordFigure } from './support/figures';
 import type { ServiceProcess } from './support/service-process';
 
 /*
  * Bodies and documents as hostile clients sent them (docs/behaviour.md section 2, Requests and
  * Error bodies; docs/extensions.md section 5), against the built service: each answers a small
- * 400 (or 413) in about the time of a GET, while a GET sent meanwhile is not held up, and
- * without the memory they once took. The figures in comments are the old code's, measured with
- * these very bodies on two cores shared with other work.
+ * 400 (or 413) for a small part of the CPU time it once cost, so a GET sent meanwhile is not
+ * held up, and without the memory they once took. The figures in comments are the old code's,
+ * measured with these very bodies on two cores shared with other work.
  */
 
 type Target = Awaited<ReturnType<typeof hostileTarget>>;
@@ -96,18 +96,18 @@ const aliasBomb = (size: number, aliases: number, tag = (i: number) => `t${i}`):
   ).join('');
 
 /**
- * The attack is answered, and a GET sent meanwhile too, in about the time of a GET; the figures
- * are kept for the run's report.
+ * The attack cost the service little CPU, so it could hold up no GET for long. Its wall times
+ * are kept for the run's report, not judged: on two cores shared with the rest of the suite they
+ * swing several-fold (bench/ measures speed).
  */
 function expectPrompt(
   name: string,
-  cost: { attackMs: number; idleGetMs: number; worstGetMs: number },
+  cost: { attackMs: number; worstGetMs: number; serviceCpuMs: number },
 ): void {
   recordFigure(`hostile bodies: ${name}, ms`, Math.round(cost.attackMs));
   recordFigure(`hostile bodies: ${name}, slowest GET beside it, ms`, Math.round(cost.worstGetMs));
-  const allowed = allowedMs(cost.idleGetMs);
-  expect(cost.attackMs).toBeLessThanOrEqual(allowed);
-  expect(cost.worstGetMs).toBeLessThanOrEqual(allowed);
+  recordFigure(`hostile bodies: ${name}, service CPU, ms`, Math.round(cost.serviceCpuMs));
+  expect(cost.serviceCpuMs).toBeLessThanOrEqual(CPU_BUDGET_MS);
 }
 
 /** The service's memory grew by less than {@link RSS_GROWTH_MIB} during an attack. */
@@ -147,8 +147,10 @@ describe('Hostile bodies, authentication off (e2e)', () => {
     // Old code: 400 after 7.8 s; a GET sent meanwhile waited as long.
     const body = Buffer.from(JSON.stringify({ streamName: 'tagged', streamTags: tags(110_000) }));
     expect(body.length).toBeGreaterThan(980_000);
-    const cost = await beside(service.baseUrl, () =>
-      send(service, '/v1/scopes/sales/streams', body, JSON_TYPE),
+    const cost = await beside(
+      service.baseUrl,
+      () => send(service, '/v1/scopes/sales/streams', body, JSON_TYPE),
+      { pid: service.pid },
     );
     expectSmallProblem(cost.value, 400, 'MALFORMED_BODY');
     expect(cost.value.body.detail).toBe('The request body has a list of more than 10000 entries');
@@ -209,12 +211,15 @@ describe('Hostile bodies, authentication off (e2e)', () => {
     );
     const before = rssMiB(service.pid);
     const { value: cost, peakMiB } = await peakRssDuring(service.pid, () =>
-      beside(service.baseUrl, () =>
-        Promise.all(
-          Array.from({ length: 10 }, () =>
-            send(service, '/v1/scopes/sales/streams/orders/scale', body, JSON_TYPE),
+      beside(
+        service.baseUrl,
+        () =>
+          Promise.all(
+            Array.from({ length: 10 }, () =>
+              send(service, '/v1/scopes/sales/streams/orders/scale', body, JSON_TYPE),
+            ),
           ),
-        ),
+        { pid: service.pid },
       ),
     );
     for (const answer of cost.value) expectSmallProblem(answer, 400, 'MALFORMED_BODY');
@@ -250,7 +255,9 @@ describe('Hostile bodies, authentication off (e2e)', () => {
     expect(bomb.length).toBeLessThan(300 * KIB);
     const before = rssMiB(service.pid);
     const { value: cost, peakMiB } = await peakRssDuring(service.pid, () =>
-      beside(service.baseUrl, () => send(service, '/v1/scopes', bomb, gzipped)),
+      beside(service.baseUrl, () => send(service, '/v1/scopes', bomb, gzipped), {
+        pid: service.pid,
+      }),
     );
     expectSmallProblem(cost.value, 413, 'PAYLOAD_TOO_LARGE');
     expectLean('gzip bomb', before, peakMiB);
@@ -293,7 +300,8 @@ describe('Hostile documents of a read-only account (e2e)', () => {
   let service: ServiceProcess;
   const admin = { Authorization: basic('admin') };
   const reader = { Authorization: basic('reader') };
-  const probe = { headers: admin };
+  /** Probe GETs as the admin, with the service's CPU counted. */
+  const probe = () => ({ headers: admin, pid: service.pid });
 
   beforeAll(async () => {
     const file = await writeAccounts({
@@ -336,7 +344,7 @@ describe('Hostile documents of a read-only account (e2e)', () => {
         scopes: [{ scopeName: 'sales', streams: [{ streamName: 'x', streamTags: tags(160_000) }] }],
       }),
     );
-    const cost = await beside(service.baseUrl, () => dryRun(body, JSON_TYPE), probe);
+    const cost = await beside(service.baseUrl, () => dryRun(body, JSON_TYPE), probe());
     expectSmallProblem(cost.value, 400, 'MALFORMED_BODY');
     expectPrompt('160,000 tags in a dry run', cost);
   });
@@ -346,7 +354,7 @@ describe('Hostile documents of a read-only account (e2e)', () => {
     // streams); a GET sent meanwhile got none either.
     const bomb = Buffer.from(aliasBomb(20_000, 99));
     expect(bomb.length).toBeLessThan(160 * KIB);
-    const cost = await beside(service.baseUrl, () => dryRun(bomb, YAML_TYPE), probe);
+    const cost = await beside(service.baseUrl, () => dryRun(bomb, YAML_TYPE), probe());
     expectSmallProblem(cost.value, 400, 'INVALID_REQUEST');
     expect(cost.value.body.errors).toEqual([
       { field: 'scopes[0].streams[0].streamTags', message: 'must list at most 1000 tags' },
@@ -361,7 +369,7 @@ describe('Hostile documents of a read-only account (e2e)', () => {
     expect(bomb.length).toBeGreaterThan(2 * MIB);
     const before = rssMiB(service.pid);
     const { value: cost, peakMiB } = await peakRssDuring(service.pid, () =>
-      beside(service.baseUrl, () => dryRun(bomb, YAML_TYPE), probe),
+      beside(service.baseUrl, () => dryRun(bomb, YAML_TYPE), probe()),
     );
     expectSmallProblem(cost.value, 400, 'INVALID_REQUEST');
     expectLean('YAML alias bomb of 2.1 MB', before, peakMiB);
@@ -374,7 +382,7 @@ describe('Hostile documents of a read-only account (e2e)', () => {
     // length: a 16.6 KB 400.)
     const bomb = Buffer.from(aliasBomb(1, 99, () => 'x'.repeat(200_000)));
     expect(bomb.length).toBeLessThan(210 * KIB);
-    const cost = await beside(service.baseUrl, () => dryRun(bomb, YAML_TYPE), probe);
+    const cost = await beside(service.baseUrl, () => dryRun(bomb, YAML_TYPE), probe());
     expectSmallProblem(cost.value, 400, 'MALFORMED_BODY');
     expect(cost.value.body.detail).toBe(`The request body expands to more than ${16 * MIB} bytes`);
     expectPrompt('YAML aliases expanding to 20 MB', cost);
@@ -389,7 +397,7 @@ describe('Hostile documents of a read-only account (e2e)', () => {
     );
     const before = rssMiB(service.pid);
     const { value: cost, peakMiB } = await peakRssDuring(service.pid, () =>
-      beside(service.baseUrl, () => dryRun(body, JSON_TYPE), probe),
+      beside(service.baseUrl, () => dryRun(body, JSON_TYPE), probe()),
     );
     expectSmallProblem(cost.value, 400, 'MALFORMED_BODY');
     expectLean('560,000 scopes in a dry run', before, peakMiB);
@@ -451,7 +459,7 @@ describe('Hostile documents of a read-only account (e2e)', () => {
     ['YAML', `scopes:\n  - scopeName: sales\n    streams: ${nested(100_000)}\n`, YAML_TYPE],
   ])('refuses an apply nested 100,000 deep in %s with a 400', async (format, body, type) => {
     // Old code: 500 for JSON (the stack overflowed); 1.2 s to refuse the YAML, a GET waiting.
-    const cost = await beside(service.baseUrl, () => dryRun(body, type), probe);
+    const cost = await beside(service.baseUrl, () => dryRun(body, type), probe());
     expectSmallProblem(cost.value, 400, 'MALFORMED_BODY');
     expect(cost.value.body.detail).toBe('The request body nests deeper than 64 levels');
     expectPrompt(`${format} apply nested 100,000 deep`, cost);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { cpuSeconds } from '../../bench/support/memory';
 import { createTestDatabase } from './test-database';
 import { freePort, ServiceProcess } from './service-process';
 
@@ -32,7 +33,27 @@ export interface AttackCost<T> {
   p90GetMs: number;
   /** How many probe `GET`s were answered while the attack ran. */
   probes: number;
+  /**
+   * The CPU time, in ms, the service spent on the attack (given its `pid`): its CPU time while
+   * the attack ran, less what the probe `GET`s beside it cost at their idle rate. Unlike wall
+   * time, it does not grow when the machine is busy with other work (see {@link CPU_BUDGET_MS}).
+   */
+  serviceCpuMs: number;
+  /** The CPU time, in ms, one idle probe `GET` cost the service (NaN without its `pid`). */
+  probeCpuMs: number;
 }
+
+/**
+ * The CPU an attack may cost the service, in ms. What a request does on one core, it does on the
+ * service's one event loop: an attack that costs this little cannot hold up the `GET`s of others
+ * for longer. The attacks these tests send cost the old code seconds to minutes each (their
+ * comments give the figures); answered as they now are, none costs more than about a tenth of
+ * this on two shared cores.
+ */
+export const CPU_BUDGET_MS = 500;
+
+/** Idle probe `GET`s sent before the attack: enough for their CPU cost to span several ticks. */
+const IDLE_PROBES = 20;
 
 /** The value below which `fraction` of `values` lie (the last one for 1). */
 export const quantile = (values: number[], fraction: number): number => {
@@ -51,16 +72,21 @@ async function timedGet(url: string, headers: Record<string, string>): Promise<n
 
 /**
  * Runs `attack` while `GET probePath` is sent back to back (one at a time) on `baseUrl`; the
- * probe's idle pace is measured first, with nothing else sent.
+ * probe's idle pace and CPU cost are measured first, with nothing else sent. Without the
+ * service's `pid`, `serviceCpuMs` is NaN.
  */
 export async function beside<T>(
   baseUrl: string,
   attack: () => Promise<T>,
-  { probePath = '/v1/scopes', headers = {} } = {},
+  { probePath = '/v1/scopes', headers = {}, pid = 0 } = {},
 ): Promise<AttackCost<T>> {
   const url = `${baseUrl}${probePath}`;
+  const cpuMs = () => (pid ? cpuSeconds(pid) * 1000 : NaN);
   const idle: number[] = [];
-  for (let i = 0; i < 7; i++) idle.push(await timedGet(url, headers));
+  const idleCpuFrom = cpuMs();
+  for (let i = 0; i < IDLE_PROBES; i++) idle.push(await timedGet(url, headers));
+  const cpuFrom = cpuMs();
+  const probeCpuMs = (cpuFrom - idleCpuFrom) / IDLE_PROBES;
   let running = true;
   const during: number[] = [];
   const probing = (async () => {
@@ -74,6 +100,7 @@ export async function beside<T>(
     running = false;
   }
   const attackMs = performance.now() - started;
+  const attackCpuMs = cpuMs() - cpuFrom;
   await probing;
   return {
     value,
@@ -83,6 +110,8 @@ export async function beside<T>(
     p99GetMs: quantile(during, 0.99),
     p90GetMs: quantile(during, 0.9),
     probes: during.length,
+    serviceCpuMs: Math.max(0, attackCpuMs - probeCpuMs * during.length),
+    probeCpuMs,
   };
 }
 
