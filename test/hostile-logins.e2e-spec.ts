@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { basic, writeAccounts } from './support/accounts';
 import { recordFigure } from './support/figures';
-import { allowedMs, beside, hostileTarget } from './support/hostile';
+import { beside, hostileTarget } from './support/hostile';
 import { Answer, sendFrom } from './support/http-forwarder';
 import { COMMITTED_DOCUMENT_PATH } from './support/openapi';
 import type { ServiceProcess } from './support/service-process';
@@ -88,36 +88,32 @@ describe('Hostile logins (e2e, built service)', () => {
   it('checks at most AUTH_MAX_FAILURES of 200 concurrent guesses, and another address logs in meanwhile', async () => {
     const flood = (client: string) =>
       Array.from({ length: FLOOD }, (_, i) => from(client, wrong('admin', i)));
-    const probe = { headers: { authorization: basic('admin') } };
-    // The cost of one password hash here and now, beside the same probe as the flood: the
-    // median of five wrong passwords in a row, which leave their address refused.
-    const { value: hashes } = await beside(
+    const probe = { headers: { authorization: basic('admin') }, pid: target.service.pid };
+    // The CPU of one password hash here: five wrong passwords in a row, which leave their
+    // address refused.
+    const hashes = await beside(
       target.service.baseUrl,
       async () => {
-        const times: number[] = [];
         for (let i = 0; i < MAX_FAILURES; i++) {
-          const login = await timed(() => from('127.0.0.12', wrong('admin', i)));
-          expect(login.answer.status).toBe(401);
-          times.push(login.ms);
+          expect((await from('127.0.0.12', wrong('admin', i))).status).toBe(401);
         }
-        return times;
       },
       probe,
     );
-    const oneHashMs = hashes.sort((a, b) => a - b)[Math.floor(MAX_FAILURES / 2)];
-    // What a flood's requests cost without their hashes, beside the same probe and a hash of
-    // another address, as the victim's will be: 200 at once from the address now refused.
-    const { value: refusals } = await beside(
+    const oneHashCpuMs = hashes.serviceCpuMs / MAX_FAILURES;
+    // What a flood's requests cost without their hashes, with a hash of another address beside
+    // them, as the victim's will be: 200 at once from the address now refused.
+    const refusals = await beside(
       target.service.baseUrl,
       async () => {
         const hash = from('127.0.0.13', wrong('admin'));
-        const refused = await timed(async () => (await Promise.all(flood('127.0.0.12'))).at(-1)!);
+        const refused = (await Promise.all(flood('127.0.0.12'))).at(-1)!;
         expect((await hash).status).toBe(401);
         return refused;
       },
       probe,
     );
-    expectTooManyFailures(refusals.answer);
+    expectTooManyFailures(refusals.value);
 
     let victim: { answer: Answer; ms: number } | undefined;
     const cost = await beside(
@@ -134,10 +130,11 @@ describe('Hostile logins (e2e, built service)', () => {
 
     const statuses = cost.value.map((answer) => answer.status);
     recordFigure('logins: 401 of 200 concurrent wrong passwords', count(statuses, 401));
-    recordFigure('logins: one password hash, ms', oneHashMs);
+    recordFigure('logins: one password hash, service CPU ms', oneHashCpuMs);
     recordFigure('logins: first login beside the flood, ms', victim!.ms);
     recordFigure('logins: flood of 200, ms', cost.attackMs);
-    recordFigure('logins: 200 refused at once, ms', refusals.ms);
+    recordFigure('logins: flood of 200, service CPU ms', cost.serviceCpuMs);
+    recordFigure('logins: 200 refused at once, service CPU ms', refusals.serviceCpuMs);
     recordFigure('logins: slowest probe GET beside the flood, ms', cost.worstGetMs);
     recordFigure('logins: idle probe GET, ms', cost.idleGetMs);
 
@@ -147,16 +144,15 @@ describe('Hostile logins (e2e, built service)', () => {
     // The flood's address stays refused, the right password too, until the window ends.
     expectTooManyFailures(await from('127.0.0.2', basic('admin')));
 
-    // The victim waits for the flood's requests to be read and refused, for at most one hash
-    // of the flood's (the first of those running to end), and for its own: each of the two
-    // allowed half as long again as one alone, since they share the machine with the flood.
+    // The victim logs in meanwhile. The flood costs the service its requests read and refused,
+    // its five hashes and the victim's: the CPU of 200 refusals beside a hash, and five hashes
+    // more (half as dear again, for two cores shared with the rest of the suite). A hash for
+    // each guess would cost forty times that; wall times, stretched by a busy machine, are
+    // kept for the run's report.
     expect(victim!.answer.status).toBe(200);
-    const slack = allowedMs(cost.idleGetMs) + refusals.ms;
-    expect(victim!.ms).toBeLessThan(slack + 3 * oneHashMs);
-    // The flood's five hashes and the victim's, one after another at worst.
-    expect(cost.attackMs).toBeLessThan(slack + (MAX_FAILURES + 1) * 1.5 * oneHashMs);
-    // A GET beside it waits for the flood's requests, and shares the CPU with a hash.
-    expect(cost.worstGetMs).toBeLessThan(slack + oneHashMs);
+    expect(cost.serviceCpuMs).toBeLessThan(
+      refusals.serviceCpuMs + 1.5 * MAX_FAILURES * oneHashCpuMs,
+    );
   });
 
   it('does not let a good login as one account reset the guesses at another', async () => {

@@ -102,12 +102,27 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+/**
+ * Times a browser is started before its failure is the test's: on two loaded cores, the packaged
+ * single-process Chromium now and then dies of SIGSEGV as it starts, before any page is open.
+ */
+const LAUNCH_ATTEMPTS = 3;
+
 /** Headless Chromium on a fresh, temporary profile (its `--user-data-dir`). */
 export async function launchChromium(binary?: BrowserBinary): Promise<Browser> {
   binary ??= await findBrowser();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchOnce(binary);
+    } catch (error) {
+      if (attempt === LAUNCH_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function launchOnce(chosen: BrowserBinary): Promise<Browser> {
   const profile = await mkdtemp(join(tmpdir(), 'tributary-chromium-'));
   let context: BrowserContext | undefined;
-  const chosen = binary;
   const close = async () => {
     await context?.close();
     await rm(profile, { recursive: true, force: true });

@@ -6,9 +6,9 @@ import { freePort, ServiceProcess } from './service-process';
 
 /**
  * Support for the hostile-client tests (docs/limits.md): an attack is sent to the built service
- * as its author sent it, while a probe `GET` goes on beside it, so a test can say how long the
- * attack took, how much it slowed everyone else, and what it cost in memory, all relative to
- * what the same machine measured in the same test.
+ * as its author sent it, while a probe `GET` goes on beside it, so a test can say what the attack
+ * cost the service in CPU and memory, next to what a `GET` costs it, and how long it and the
+ * `GET`s beside it took (figures for the run's report: wall times swing with the machine's load).
  */
 
 /** What an attack cost, next to what an ordinary `GET` costs on the same service. */
@@ -52,11 +52,25 @@ export interface AttackCost<T> {
  */
 export const CPU_BUDGET_MS = 500;
 
-/** Idle probe `GET`s sent before the attack: enough for their CPU cost to span several ticks. */
-const IDLE_PROBES = 20;
+/**
+ * The CPU each request of a flood may cost the service, in ms: about what a `GET` costs it on
+ * two loaded cores (2 to 7 ms), where a regular expression backtracking over a header of
+ * 16,000 spaces costs hundreds.
+ */
+export const REQUEST_CPU_BUDGET_MS = 25;
+
+/** Probe `GET`s sent first and not counted: the first of them compile code. */
+const WARM_PROBES = 10;
+/** Idle probe `GET`s counted: enough for their CPU time to span several ticks of `/proc`. */
+const IDLE_PROBES = 30;
+/**
+ * The pause between probe `GET`s beside an attack: few enough probes that the CPU they are
+ * reckoned to cost (at their idle rate) is a small part of what is measured.
+ */
+const PROBE_GAP_MS = 20;
 
 /** The value below which `fraction` of `values` lie (the last one for 1). */
-export const quantile = (values: number[], fraction: number): number => {
+const quantile = (values: number[], fraction: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 };
@@ -71,9 +85,9 @@ async function timedGet(url: string, headers: Record<string, string>): Promise<n
 }
 
 /**
- * Runs `attack` while `GET probePath` is sent back to back (one at a time) on `baseUrl`; the
- * probe's idle pace and CPU cost are measured first, with nothing else sent. Without the
- * service's `pid`, `serviceCpuMs` is NaN.
+ * Runs `attack` while `GET probePath` is sent on `baseUrl` one at a time, {@link PROBE_GAP_MS}
+ * apart; the probe's idle pace and CPU cost are measured first, with nothing else sent. Without
+ * the service's `pid`, `serviceCpuMs` is NaN.
  */
 export async function beside<T>(
   baseUrl: string,
@@ -82,6 +96,7 @@ export async function beside<T>(
 ): Promise<AttackCost<T>> {
   const url = `${baseUrl}${probePath}`;
   const cpuMs = () => (pid ? cpuSeconds(pid) * 1000 : NaN);
+  for (let i = 0; i < WARM_PROBES; i++) await timedGet(url, headers);
   const idle: number[] = [];
   const idleCpuFrom = cpuMs();
   for (let i = 0; i < IDLE_PROBES; i++) idle.push(await timedGet(url, headers));
@@ -90,7 +105,10 @@ export async function beside<T>(
   let running = true;
   const during: number[] = [];
   const probing = (async () => {
-    while (running) during.push(await timedGet(url, headers));
+    while (running) {
+      during.push(await timedGet(url, headers));
+      await new Promise((resolve) => setTimeout(resolve, PROBE_GAP_MS));
+    }
   })();
   const started = performance.now();
   let value: T;
@@ -114,13 +132,6 @@ export async function beside<T>(
     probeCpuMs,
   };
 }
-
-/**
- * The time an attack may take, or may add to a probe `GET`: 100 ms beyond what an idle `GET`
- * takes, plus ten idle `GET`s, so that a machine that is slow for everyone (two loaded cores
- * under the whole test suite) is not mistaken for a service that an attack slowed down.
- */
-export const allowedMs = (idleGetMs: number): number => 100 + 10 * idleGetMs;
 
 /** The resident memory of a process, in MiB, from `/proc` (Linux). */
 export function rssMiB(pid: number): number {
