@@ -76,8 +76,9 @@ async function sendAll(count: number, concurrency: number, one: () => Promise<An
 }
 
 /**
- * Each of `count` attack requests cost the service about the CPU of a GET. Wall times are kept
- * for the run's report, not judged: two cores shared with the suite stretch them.
+ * Each of `count` attack requests cost the service no more CPU than a few GETs do
+ * ({@link REQUEST_CPU_BUDGET_MS}). Wall times are kept for the run's report, not judged: two
+ * cores shared with the suite stretch them.
  */
 function expectEachCheap(name: string, cost: AttackCost<unknown>, count: number): void {
   recordFigure(`${name}, service CPU a request, ms`, cost.serviceCpuMs / count);
@@ -257,7 +258,7 @@ describe('Headers made to backtrack a regular expression (e2e)', () => {
       (answer) => expectProblem(answer, 403, 'PERMISSION_DENIED'),
     ],
   ])(
-    '%s: %i requests, 2 at a time, each costing about the CPU of a probe GET, so they slow no other',
+    '%s: %i requests, 2 at a time, each costing no more CPU than a few GETs, so they slow no other',
     async (attackName, count, attack, expectAnswer) => {
       // The first answer pays for what is done once (a password's scrypt, code compiled).
       expectAnswer(await attack());

@@ -51,9 +51,10 @@ function detailsIn(body: unknown): unknown[] {
 
 /**
  * Password guessing as its author sends it, to the built service with AUTH_MAX_FAILURES=5: the
- * failed-login limit holds under concurrency and across accounts, a flood's password hashing
- * does not delay another address's login, and the health routes show their details only to
- * callers allowed `/v1/health/details` (docs/behaviour.md sections 7 and 8).
+ * failed-login limit holds under concurrency and across accounts, a flood costs the service no
+ * more password hashes than the limit allows while another address logs in, and the health
+ * routes show their details only to callers allowed `/v1/health/details` (docs/behaviour.md
+ * sections 7 and 8).
  */
 describe('Hostile logins (e2e, built service)', () => {
   let target: { service: ServiceProcess; stop(): Promise<void> };

@@ -47,8 +47,8 @@ export interface AttackCost<T> {
  * The CPU an attack may cost the service, in ms. What a request does on one core, it does on the
  * service's one event loop: an attack that costs this little cannot hold up the `GET`s of others
  * for longer. The attacks these tests send cost the old code seconds to minutes each (their
- * comments give the figures); answered as they now are, none costs more than about a tenth of
- * this on two shared cores.
+ * comments give the figures); answered as they now are, none cost more than 110 ms in a full
+ * run of the suite on two cores.
  */
 export const CPU_BUDGET_MS = 500;
 
