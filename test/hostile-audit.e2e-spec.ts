@@ -92,13 +92,13 @@ describe('The audit trail under hostile clients (e2e)', () => {
     const client = '127.0.0.11';
     const name = randomName(4000);
     const cost = await beside(
-      service.baseUrl,
+      service,
       () =>
         sendFrom(client, port, {
           path: `/v1/scopes/${name}`,
           headers: { 'x-request-id': 'long-name' },
         }),
-      { headers: ADMIN, pid: service.pid },
+      { headers: ADMIN },
     );
     expectRefused(cost.value);
     recordFigure('audit: 401 of a 4,000-character name, service CPU ms', cost.serviceCpuMs);
@@ -139,7 +139,7 @@ describe('The audit trail under hostile clients (e2e)', () => {
     let sent = 0;
     const statuses = new Map<number, number>();
     const cost = await beside(
-      service.baseUrl,
+      service,
       () =>
         Promise.all(
           Array.from({ length: ATTACKERS }, async () => {
@@ -151,7 +151,7 @@ describe('The audit trail under hostile clients (e2e)', () => {
             }
           }),
         ),
-      { headers: ADMIN, pid: service.pid },
+      { headers: ADMIN },
     );
     const endedMs = await databaseNowMs();
     const grewBytes = (await tableBytes()) - bytesBefore;

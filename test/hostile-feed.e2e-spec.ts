@@ -99,8 +99,6 @@ describe('Headers made to backtrack a regular expression (e2e)', () => {
   let target: Awaited<ReturnType<typeof hostileTarget>>;
   let base: string;
   const ALICE = { Authorization: basic('alice') };
-  /** Probe GETs as alice, with the service's CPU counted. */
-  const probe = () => ({ headers: ALICE, pid: target.service.pid });
 
   beforeAll(async () => {
     const accounts = await writeAccounts({
@@ -262,7 +260,9 @@ describe('Headers made to backtrack a regular expression (e2e)', () => {
     async (attackName, count, attack, expectAnswer) => {
       // The first answer pays for what is done once (a password's scrypt, code compiled).
       expectAnswer(await attack());
-      const cost = await beside(base, () => sendAll(count, 2, attack), probe());
+      const cost = await beside(target.service, () => sendAll(count, 2, attack), {
+        headers: ALICE,
+      });
       for (const answer of cost.value.answers) expectAnswer(answer);
       recordFigure(
         `hostile headers: ${attackName}, ${count} requests, ms`,
@@ -305,8 +305,6 @@ describe("The change feed's fair share (e2e)", () => {
   afterAll(() => target?.stop());
 
   const from = (localAddress: string) => ({ localAddress });
-  /** Probe GETs with `headers`, with the service's CPU counted. */
-  const probe = (headers: Record<string, string>) => ({ headers, pid: service.pid });
 
   /** Opens a stream from `address` until one is given (a place is given back asynchronously). */
   async function streamOnceFree(address: string): Promise<SseClient> {
@@ -321,16 +319,12 @@ describe("The change feed's fair share (e2e)", () => {
 
   it('gives one address its share of streams, then 503, while another address gets its own; a closed one is given back', async () => {
     const url = `${base}/v1/events`;
-    const cost = await beside(
-      base,
-      async () => {
-        const opened: SseClient[] = [];
-        for (let i = 0; i < 8; i++) opened.push(await SseClient.open(url, {}, from('127.0.0.1')));
-        for (let i = 0; i < 4; i++) opened.push(await SseClient.open(url, {}, from('127.0.0.2')));
-        return opened;
-      },
-      probe({}),
-    );
+    const cost = await beside(service, async () => {
+      const opened: SseClient[] = [];
+      for (let i = 0; i < 8; i++) opened.push(await SseClient.open(url, {}, from('127.0.0.1')));
+      for (let i = 0; i < 4; i++) opened.push(await SseClient.open(url, {}, from('127.0.0.2')));
+      return opened;
+    });
     const opened = cost.value;
     expect(opened.map((stream) => stream.status)).toEqual([
       ...[200, 200, 200, 200, 200, 503, 503, 503],
@@ -386,7 +380,7 @@ describe("The change feed's fair share (e2e)", () => {
     // flood measured is the next one.
     await refuseAll();
     const before = rssMiB(service.pid);
-    const cost = await beside(base, () => peakRssDuring(service.pid, refuseAll), probe({}));
+    const cost = await beside(service, () => peakRssDuring(service.pid, refuseAll));
     const beyond = cost.value.value;
     for (const answer of beyond.answers) {
       const problem = expectProblem(answer, 503, 'TOO_MANY_LONG_POLLS');

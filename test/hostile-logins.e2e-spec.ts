@@ -89,11 +89,11 @@ describe('Hostile logins (e2e, built service)', () => {
   it('checks at most AUTH_MAX_FAILURES of 200 concurrent guesses, and another address logs in meanwhile', async () => {
     const flood = (client: string) =>
       Array.from({ length: FLOOD }, (_, i) => from(client, wrong('admin', i)));
-    const probe = { headers: { authorization: basic('admin') }, pid: target.service.pid };
+    const probe = { headers: { authorization: basic('admin') } };
     // The CPU of one password hash here: five wrong passwords in a row, which leave their
     // address refused.
     const hashes = await beside(
-      target.service.baseUrl,
+      target.service,
       async () => {
         for (let i = 0; i < MAX_FAILURES; i++) {
           expect((await from('127.0.0.12', wrong('admin', i))).status).toBe(401);
@@ -105,7 +105,7 @@ describe('Hostile logins (e2e, built service)', () => {
     // What a flood's requests cost without their hashes, with a hash of another address beside
     // them, as the victim's will be: 200 at once from the address now refused.
     const refusals = await beside(
-      target.service.baseUrl,
+      target.service,
       async () => {
         const hash = from('127.0.0.13', wrong('admin'));
         const refused = (await Promise.all(flood('127.0.0.12'))).at(-1)!;
@@ -118,7 +118,7 @@ describe('Hostile logins (e2e, built service)', () => {
 
     let victim: { answer: Answer; ms: number } | undefined;
     const cost = await beside(
-      target.service.baseUrl,
+      target.service,
       async () => {
         const guesses = flood('127.0.0.2');
         // The flood is in the service once its first answer is out: the victim comes then.

@@ -34,12 +34,12 @@ export interface AttackCost<T> {
   /** How many probe `GET`s were answered while the attack ran. */
   probes: number;
   /**
-   * The CPU time, in ms, the service spent on the attack (given its `pid`): its CPU time while
+   * The CPU time, in ms, the service spent on the attack: its CPU time while
    * the attack ran, less what the probe `GET`s beside it cost at their idle rate. Unlike wall
    * time, it does not grow when the machine is busy with other work (see {@link CPU_BUDGET_MS}).
    */
   serviceCpuMs: number;
-  /** The CPU time, in ms, one idle probe `GET` cost the service (NaN without its `pid`). */
+  /** The CPU time, in ms, one idle probe `GET` cost the service. */
   probeCpuMs: number;
 }
 
@@ -85,17 +85,16 @@ async function timedGet(url: string, headers: Record<string, string>): Promise<n
 }
 
 /**
- * Runs `attack` while `GET probePath` is sent on `baseUrl` one at a time, {@link PROBE_GAP_MS}
- * apart; the probe's idle pace and CPU cost are measured first, with nothing else sent. Without
- * the service's `pid`, `serviceCpuMs` is NaN.
+ * Runs `attack` while `GET probePath` is sent to `service` one at a time, {@link PROBE_GAP_MS}
+ * apart; the probe's idle pace and CPU cost are measured first, with nothing else sent.
  */
 export async function beside<T>(
-  baseUrl: string,
+  service: Pick<ServiceProcess, 'baseUrl' | 'pid'>,
   attack: () => Promise<T>,
-  { probePath = '/v1/scopes', headers = {}, pid = 0 } = {},
+  { probePath = '/v1/scopes', headers = {} } = {},
 ): Promise<AttackCost<T>> {
-  const url = `${baseUrl}${probePath}`;
-  const cpuMs = () => (pid ? cpuSeconds(pid) * 1000 : NaN);
+  const url = `${service.baseUrl}${probePath}`;
+  const cpuMs = () => cpuSeconds(service.pid) * 1000;
   for (let i = 0; i < WARM_PROBES; i++) await timedGet(url, headers);
   const idle: number[] = [];
   const idleCpuFrom = cpuMs();
