@@ -113,6 +113,21 @@ describe("A transaction's BEGIN sent with its first statement (e2e)", () => {
     expect(await committed()).toEqual(['taken', 'after']);
   });
 
+  it('fails the transaction when a value of the first statement cannot be sent: nothing written, the connection goes on', async () => {
+    const unsendable = {
+      toPostgres: () => {
+        throw new Error('no text for this value');
+      },
+    };
+    await expect(
+      dataSource.transaction((manager) =>
+        manager.query('INSERT INTO kept (v) VALUES ($1)', [unsendable]),
+      ),
+    ).rejects.toThrow('no text for this value');
+    await dataSource.transaction((manager) => insert(manager, 'after'));
+    expect(await committed()).toEqual(['after']);
+  });
+
   it('sends no BEGIN, COMMIT or ROLLBACK for a transaction that sends nothing, and leaves none open', async () => {
     expect(await roundTripsOf(() => dataSource.transaction(() => Promise.resolve()))).toBe(0);
     const failing = dataSource.transaction(() => Promise.reject(new Error('before any statement')));
