@@ -6,6 +6,8 @@ import {
   type QueryResult,
   type Submittable,
 } from 'pg';
+// What `pg`'s Query has besides what its types list: the handlers passed on to it.
+import './pg-query-handlers';
 
 type Done = NonNullable<Query['callback']>;
 

@@ -1,4 +1,4 @@
-import 'pg';
+import type { Connection, QueryResult } from 'pg';
 
 /**
  * What `pg`'s `Query` has besides what its types list: its text and callback, and the handlers
