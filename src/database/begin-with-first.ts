@@ -78,6 +78,9 @@ class BeginWith implements Submittable {
   handleReadyForQuery(connection: Connection): void {
     this.first.handleReadyForQuery(connection);
   }
+
+  // No portal is suspended (the statement asks for all its rows) and no COPY runs (it takes no
+  // parameters, and this statement has some): those handlers are never called.
 }
 
 /**

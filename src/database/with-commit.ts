@@ -29,7 +29,7 @@ const ROLLBACK = /^ROLLBACK$/i;
 /** The BEGIN each of the pool's connections holds back for its transaction's first statement. */
 const heldBegin = new WeakMap<object, string>();
 
-/** What `pg` answers for a statement, given for one not sent: a BEGIN held back, or nothing to end. */
+/** `pg`'s answer to `command`, given without sending it: a BEGIN held back, or nothing to end. */
 const nothingFor = (command: string): Promise<QueryResult> =>
   Promise.resolve({ command, rowCount: null, oid: 0, rows: [], fields: [] });
 
@@ -104,13 +104,14 @@ export function committingClient(base: typeof Client = Client): typeof Client {
       values: unknown,
       callback: unknown,
     ): Promise<QueryResult> | undefined {
-      if (typeof text === 'string' && (COMMIT.test(text) || ROLLBACK.test(text))) {
+      const commits = typeof text === 'string' && COMMIT.test(text);
+      if (commits || (typeof text === 'string' && ROLLBACK.test(text))) {
         const statements = waiting.get(this);
         waiting.delete(this);
-        if (statements && COMMIT.test(text)) {
+        if (statements && commits) {
           return this.commitWith([{ text: begin, values: [] }, ...statements]);
         }
-        return nothingFor(COMMIT.test(text) ? 'COMMIT' : 'ROLLBACK');
+        return nothingFor(commits ? 'COMMIT' : 'ROLLBACK');
       }
       const sent =
         callback === undefined ? beginWith(begin, text, values, this.parsers) : undefined;
