@@ -1,10 +1,10 @@
 import { Client } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
-import { sendWithCommit } from '../src/database/with-commit';
+import { sendWithNext } from '../src/database/with-commit';
 import { openMigratedDatabase } from './support/test-database';
 
 /**
- * A transaction's BEGIN sent with its first statement (`database/begin-with-first.ts`), on the
+ * A transaction's BEGIN sent with its first statement (`database/sent-ahead.ts`), on the
  * pool the service configures: one round trip fewer per transaction, and the same transaction.
  */
 describe("A transaction's BEGIN sent with its first statement (e2e)", () => {
@@ -165,9 +165,9 @@ describe("A transaction's BEGIN sent with its first statement (e2e)", () => {
     expect(level).toEqual([{ level: 'serializable' }]);
   });
 
-  it('sends the BEGIN, the statements sent with the COMMIT and the COMMIT in one round trip when nothing else is sent', async () => {
+  it('sends the BEGIN, the statements sent ahead of the COMMIT and the COMMIT in one round trip when nothing else is sent', async () => {
     const keep = (manager: EntityManager, value: string) =>
-      sendWithCommit(manager.queryRunner!, 'INSERT INTO kept (v) VALUES ($1)', [value]);
+      sendWithNext(manager, 'INSERT INTO kept (v) VALUES ($1)', [value]);
     expect(
       await roundTripsOf(() => dataSource.transaction((manager) => keep(manager, 'kept'))),
     ).toBe(1);

@@ -1,69 +1,85 @@
 import { Client } from 'pg';
+import Cursor from 'pg-cursor';
 import { DataSource, type EntityManager } from 'typeorm';
-import { sendWithCommit } from '../src/database/with-commit';
+import { sendWithNext } from '../src/database/with-commit';
 import { openMigratedDatabase } from './support/test-database';
 
 /**
- * A statement sent with the COMMIT (`database/with-commit.ts`), on the pool the service
- * configures: written if and only if its transaction commits, in the COMMIT's round trip, its
- * values exactly as given.
+ * A statement whose answer no one reads, sent with the transaction's next statement
+ * (`database/with-commit.ts`), on the pool the service configures: in that statement's round
+ * trip, before it, written if and only if its transaction commits, its values exactly as given;
+ * its failure is that statement's, or the COMMIT's.
  */
-describe('A statement sent with the COMMIT (e2e)', () => {
+describe("A statement sent with the transaction's next one (e2e)", () => {
   let database: Awaited<ReturnType<typeof openMigratedDatabase>>;
   let dataSource: DataSource;
+  /** The pool's one connection, whose round trips the tests count. */
+  let connection: Client;
+  let roundTrips = 0;
+  const count = () => roundTrips++;
 
   const values = async (): Promise<string[]> =>
     (await dataSource.query<{ v: string }[]>('SELECT v FROM kept ORDER BY n')).map((r) => r.v);
   const keep = (manager: EntityManager, value: string) =>
-    sendWithCommit(manager.queryRunner!, 'INSERT INTO kept (v) VALUES ($1)', [value]);
+    sendWithNext(manager, 'INSERT INTO kept (v) VALUES ($1)', [value]);
+  const seen = (manager: EntityManager) =>
+    manager.query<{ v: string }[]>('SELECT v FROM kept WHERE v <> $1 ORDER BY n', ['']);
+  const duplicate = { driverError: expect.objectContaining({ code: '23505' }) };
 
   beforeAll(async () => {
     // One connection: what one transaction leaves behind, the next would meet.
     database = await openMigratedDatabase(1);
     dataSource = database.dataSource;
     await dataSource.query('CREATE TABLE kept (n serial PRIMARY KEY, v text UNIQUE)');
+    connection = (await dataSource.transaction((manager) =>
+      manager.queryRunner!.connect(),
+    )) as Client;
+    // A round trip ends with PostgreSQL's ReadyForQuery.
+    connection.connection.on('readyForQuery', count);
   });
   beforeEach(() => dataSource.query('TRUNCATE kept'));
   afterAll(async () => {
+    connection?.connection.off('readyForQuery', count);
     await dataSource?.destroy();
     await database.drop();
   });
 
-  it('is run by the commit, in its round trip, and not before', async () => {
-    // A round trip ends with PostgreSQL's ReadyForQuery: counted on the transaction's connection.
-    let roundTrips = 0;
-    let beforeCommit = 0;
-    let connection: Client | undefined;
-    const count = () => roundTrips++;
-    try {
-      const seenInside = await dataSource.transaction(async (manager) => {
-        connection = (await manager.queryRunner!.connect()) as Client;
-        connection.connection.on('readyForQuery', count);
-        await keep(manager, 'first');
-        const seen = await manager.query<{ n: string }[]>(
-          'SELECT count(*) AS n FROM kept WHERE v <> $1',
-          [''],
-        );
-        beforeCommit = roundTrips;
-        return seen;
-      });
-      expect(seenInside).toEqual([{ n: '0' }]);
-      expect(roundTrips - beforeCommit).toBe(1);
-    } finally {
-      connection?.connection.off('readyForQuery', count);
-    }
-    // The SELECT (with the BEGIN: begin-with-first.e2e-spec.ts) was the only round trip before the COMMIT's.
-    expect(beforeCommit).toBe(1);
+  it('goes in the round trip of the next statement, before it: that statement sees its write', async () => {
+    const trips: number[] = [];
+    const inside = await dataSource.transaction(async (manager) => {
+      const start = roundTrips;
+      const before = await seen(manager);
+      trips.push(roundTrips - start);
+      await keep(manager, 'first');
+      trips.push(roundTrips - start);
+      const after = await seen(manager);
+      trips.push(roundTrips - start);
+      return { before, after };
+    });
+    expect(inside).toEqual({ before: [], after: [{ v: 'first' }] });
+    // The first SELECT carried the BEGIN (begin-with-first.e2e-spec.ts); the statement sent
+    // nothing of its own, and went with the second.
+    expect(trips).toEqual([1, 1, 2]);
     expect(await values()).toEqual(['first']);
+  });
+
+  it('goes with the COMMIT, in its round trip, when nothing follows it', async () => {
+    let beforeCommit = 0;
+    const start = roundTrips;
+    await dataSource.transaction(async (manager) => {
+      await seen(manager);
+      await keep(manager, 'last');
+      beforeCommit = roundTrips - start;
+    });
+    expect(beforeCommit).toBe(1);
+    expect(roundTrips - start).toBe(2);
+    expect(await values()).toEqual(['last']);
   });
 
   it('keeps the statements of one transaction apart, each with its own values', async () => {
     await dataSource.transaction(async (manager) => {
       await keep(manager, 'one');
-      await sendWithCommit(manager.queryRunner!, 'INSERT INTO kept (v) VALUES ($2), ($1)', [
-        'three',
-        'two',
-      ]);
+      await sendWithNext(manager, 'INSERT INTO kept (v) VALUES ($2), ($1)', ['three', 'two']);
     });
     expect(await values()).toEqual(['one', 'two', 'three']);
   });
@@ -114,31 +130,151 @@ describe('A statement sent with the COMMIT (e2e)', () => {
     ['an object', { a: 1 }],
     ['a number that is not finite', Number.NaN],
     ['null', null],
+    ['an array holding null', ['a', null]],
+    ['an array of arrays', [['a']]],
   ])(
     'refuses %s as a value before sending anything: the change fails whole',
     async (_what, value) => {
       await expect(
         dataSource.transaction(async (manager) => {
           await manager.query(`INSERT INTO kept (v) VALUES ('written before it')`);
-          await sendWithCommit(manager.queryRunner!, 'INSERT INTO kept (v) VALUES ($1)', [value]);
+          await sendWithNext(manager, 'INSERT INTO kept (v) VALUES ($1)', [value]);
         }),
-      ).rejects.toThrow(new TypeError('$1: only text and finite numbers are sent with a COMMIT'));
+      ).rejects.toThrow(
+        new TypeError('$1: only text, finite numbers and arrays of them are sent ahead'),
+      );
       await dataSource.transaction(async (manager) => keep(manager, 'after'));
       expect(await values()).toEqual(['after']);
     },
   );
 
-  it('runs at once, with its values as parameters, on a connection of a pool without the committing client', async () => {
+  it('sends arrays of text and of numbers as array literals that PostgreSQL reads back exactly', async () => {
+    const texts = ['a"b', 'back\\slash', 'comma,brace}{', 'NULL', '', ' spaced ', "it's", 'ünï 😀'];
+    const numbers = [0.1, 1 / 3, -2, 1e300, 5e-324, 0];
+    await dataSource.transaction(async (manager) => {
+      await sendWithNext(
+        manager,
+        `INSERT INTO kept (v) SELECT t FROM unnest($1::text[]) WITH ORDINALITY AS x (t, i) ORDER BY i`,
+        [texts],
+      );
+      await sendWithNext(
+        manager,
+        `INSERT INTO kept (v) SELECT 'n' || i || ':' || f FROM unnest($1::float8[]) WITH ORDINALITY AS x (f, i)`,
+        [numbers],
+      );
+    });
+    const kept = await values();
+    expect(kept.slice(0, texts.length)).toEqual(texts);
+    expect(kept.slice(texts.length).map((v) => Number(v.slice(v.indexOf(':') + 1)))).toEqual(
+      numbers,
+    );
+  });
+
+  it('fails the next statement when it fails, with its error: nothing is written, the connection goes on', async () => {
+    await dataSource.query(`INSERT INTO kept (v) VALUES ('taken')`);
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await manager.query(`INSERT INTO kept (v) VALUES ('written before it')`);
+        await keep(manager, 'taken');
+        await seen(manager);
+      }),
+    ).rejects.toMatchObject(duplicate);
+    await dataSource.transaction(async (manager) => keep(manager, 'after'));
+    expect(await values()).toEqual(['taken', 'after']);
+  });
+
+  it('fails the COMMIT with its error even when the caller caught it and went on', async () => {
+    await dataSource.query(`INSERT INTO kept (v) VALUES ('taken')`);
+    let caught: unknown;
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await manager.query(`INSERT INTO kept (v) VALUES ('written before it')`);
+        await keep(manager, 'taken');
+        caught = await seen(manager).catch((error: unknown) => error);
+        await manager.query(`SELECT 1 AS one`).catch(() => undefined);
+      }),
+    ).rejects.toMatchObject(duplicate);
+    expect(caught).toMatchObject(duplicate);
+    expect(await values()).toEqual(['taken']);
+  });
+
+  it('goes on its own just before a statement without values, which then sees its write or answers its error', async () => {
+    const inside = await dataSource.transaction(async (manager) => {
+      await keep(manager, 'simple');
+      return manager.query<{ v: string }[]>(`SELECT v FROM kept`);
+    });
+    expect(inside).toEqual([{ v: 'simple' }]);
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await manager.query(`INSERT INTO kept (v) VALUES ('written before it')`);
+        await keep(manager, 'simple');
+        await manager.query(`SELECT v FROM kept`);
+      }),
+    ).rejects.toMatchObject(duplicate);
+    expect(await values()).toEqual(['simple']);
+  });
+
+  it('goes on its own just before a cursor, which reads its write; when it fails, so does the COMMIT, with its error', async () => {
+    const read = (manager: EntityManager) =>
+      manager.queryRunner!.connect().then(async (client: Client) => {
+        const cursor = client.query(new Cursor<{ v: string }>('SELECT v FROM kept'));
+        try {
+          return await cursor.read(10);
+        } finally {
+          await cursor.close();
+        }
+      });
+    expect(
+      await dataSource.transaction(async (manager) => {
+        await keep(manager, 'read by a cursor');
+        return read(manager);
+      }),
+    ).toEqual([{ v: 'read by a cursor' }]);
+    let cursorError: unknown;
+    await expect(
+      dataSource.transaction(async (manager) => {
+        await manager.query(`INSERT INTO kept (v) VALUES ('written before it')`);
+        await keep(manager, 'read by a cursor');
+        cursorError = await read(manager).catch((error: unknown) => error);
+      }),
+    ).rejects.toMatchObject(duplicate);
+    // PostgreSQL skipped the cursor's statement in the aborted transaction.
+    expect(cursorError).toMatchObject({ code: '25P02' });
+    expect(await values()).toEqual(['read by a cursor']);
+  });
+
+  it('is undone by a rollback to a savepoint taken before it, and the transaction goes on to commit', async () => {
+    await dataSource.query(`INSERT INTO kept (v) VALUES ('taken')`);
+    await dataSource.transaction(async (manager) => {
+      await keep(manager, 'before the savepoint');
+      // TypeORM's nested transaction: a SAVEPOINT, and a ROLLBACK TO it when it fails.
+      await expect(
+        manager.transaction(async (inner) => {
+          await keep(inner, 'taken');
+          await seen(inner);
+        }),
+      ).rejects.toMatchObject(duplicate);
+      await manager.transaction((inner) => keep(inner, 'after the savepoint'));
+    });
+    expect(await values()).toEqual(['taken', 'before the savepoint', 'after the savepoint']);
+  });
+
+  it('runs at once outside a transaction', async () => {
+    await sendWithNext(dataSource.manager, 'INSERT INTO kept (v) VALUES ($1)', ['alone']);
+    expect(await values()).toEqual(['alone']);
+  });
+
+  it('runs at once, with its values as parameters, on a connection of a pool without the committing client, and a rollback undoes it', async () => {
     const plain = await new DataSource({ type: 'postgres', url: database.url }).initialize();
     try {
       const seenInside = await plain.transaction(async (manager) => {
-        await sendWithCommit(manager.queryRunner!, 'INSERT INTO kept (v) VALUES ($1)', [`it's`]);
+        await sendWithNext(manager, 'INSERT INTO kept (v) VALUES ($1)', [`it's`]);
         return manager.query<{ v: string }[]>('SELECT v FROM kept');
       });
       expect(seenInside).toEqual([{ v: `it's` }]);
       await expect(
         plain.transaction(async (manager) => {
-          await sendWithCommit(manager.queryRunner!, 'INSERT INTO kept (v) VALUES ($1)', ['gone']);
+          await sendWithNext(manager, 'INSERT INTO kept (v) VALUES ($1)', ['gone']);
           throw new Error('the change fails');
         }),
       ).rejects.toThrow('the change fails');

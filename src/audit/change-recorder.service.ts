@@ -9,7 +9,7 @@ import {
 import { oneStatement, type WithQueries } from '../database/one-statement';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { sendWithCommit } from '../database/with-commit';
+import { sendWithNext } from '../database/with-commit';
 import { FeedEntry, NewEvent, newEvent } from '../events/change-event';
 import { EventsRepository } from '../events/events.repository';
 import { AuditRecord, AuditRepository } from './audit.repository';
@@ -67,7 +67,7 @@ export class ChangeRecorder implements EntitySubscriberInterface {
     const parts: WithQueries[] = [this.audit.inserted(pending.records)];
     if (pending.events.length > 0) parts.push(this.events.appended(pending.events));
     const { sql, values } = oneStatement(parts);
-    await sendWithCommit(queryRunner, sql, values);
+    await sendWithNext(queryRunner.manager, sql, values);
   }
 
   afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {

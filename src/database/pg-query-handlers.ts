@@ -3,7 +3,7 @@ import type { Connection, QueryResult } from 'pg';
 /**
  * What `pg`'s `Query` has besides what its types list: its text and callback, and the handlers
  * of the messages `pg` passes on to whatever it runs (a `Submittable`), which
- * `begin-with-first.ts` passes on to it in turn.
+ * `sent-ahead.ts` passes on to it in turn.
  */
 declare module 'pg' {
   interface Query {

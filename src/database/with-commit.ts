@@ -1,59 +1,73 @@
 import {
   Client,
   type ClientConfig,
-  type Connection,
   type CustomTypesConfig,
+  type Connection,
   type QueryResult,
   type Submittable,
 } from 'pg';
-import type { QueryRunner } from 'typeorm';
-import { beginWith } from './begin-with-first';
+import type { EntityManager } from 'typeorm';
 import { queryOnConnection } from './on-connection';
+import { type Ahead, sentAhead, written } from './sent-ahead';
 import { BEGINS, ONE_BEGIN } from './transaction-texts';
 
-/** Marks the pool's connections that send a statement given to them with their COMMIT. */
-const SENDS_WITH_COMMIT = Symbol('sendsWithCommit');
+/** Marks the pool's connections that send a statement given to them with the next one. */
+const SENDS_WITH_NEXT = Symbol('sendsWithNext');
 
-/** A statement waiting for its connection's COMMIT, with its values as sent. */
-interface Waiting {
-  text: string;
-  values: string[];
-}
+/** What waits for a connection's next statement, in order. */
+const waiting = new WeakMap<object, Ahead[]>();
 
-/** What waits for a connection's COMMIT, in order. */
-const waiting = new WeakMap<object, Waiting[]>();
+/**
+ * The first failure, by connection, of a statement sent after statements held back for it (or
+ * of those statements): the COMMIT fails with it instead of being sent. PostgreSQL has aborted
+ * the transaction, and a caller that caught the error and went on would otherwise hear
+ * "ROLLBACK" from its COMMIT and take it for done.
+ */
+const failedAhead = new WeakMap<object, Error>();
 
 const COMMIT = /^COMMIT$/i;
 const ROLLBACK = /^ROLLBACK$/i;
+/** A ROLLBACK, or a ROLLBACK TO SAVEPOINT, which leaves the transaction usable again. */
+const ANY_ROLLBACK = /^ROLLBACK\b/i;
 
 /** The BEGIN each of the pool's connections holds back for its transaction's first statement. */
 const heldBegin = new WeakMap<object, string>();
 
 /** `pg`'s answer to `command`, given without sending it: a BEGIN held back, or nothing to end. */
-const nothingFor = (command: string): Promise<QueryResult> =>
-  Promise.resolve({ command, rowCount: null, oid: 0, rows: [], fields: [] });
+const answered = (command: string): QueryResult => ({
+  command,
+  rowCount: null,
+  oid: 0,
+  rows: [],
+  fields: [],
+});
+const nothingFor = (command: string): Promise<QueryResult> => Promise.resolve(answered(command));
 
 /**
- * The `pg` client of the pool (given through its documented `Client` option): it sends a
- * transaction's edges with its neighbours, so that they cost no round trip of their own.
+ * The `pg` client of the pool (given through its documented `Client` option): it sends what
+ * nothing waits for with the statement that follows, so that it costs no round trip of its own.
  *
  * - A BEGIN is held back and sent with the transaction's first statement, in its round trip
- *   (`begin-with-first.ts`); a transaction that sends nothing sends no BEGIN, COMMIT or ROLLBACK.
- *   A first statement without values goes by `pg`'s simple protocol, whose text may hold several
- *   statements: the BEGIN then goes on its own just before it.
- * - A statement handed to it by {@link sendWithCommit} goes to PostgreSQL in the same round trip
- *   as the COMMIT that TypeORM sends next. A change's last statement takes the row lock that
- *   orders the change feed's ids (`events/events.repository.ts`); sent on its own, the lock would
- *   be held while its answer travels back, waits its turn in the event loop, and the COMMIT
- *   travels out: with ten changes at once, every other change waits that long in turn
- *   (BENCHMARKS.md, "The data layer's cost"). A ROLLBACK drops what waits, and a new transaction
- *   starts with nothing.
+ *   (`sent-ahead.ts`); a transaction that sends nothing sends no BEGIN, COMMIT or ROLLBACK.
+ * - A statement handed to it by {@link sendWithNext}, whose answer no one reads, goes to
+ *   PostgreSQL in the round trip of the transaction's next statement, ahead of it: often the
+ *   COMMIT that TypeORM sends last. A change's last statement takes the row lock that orders
+ *   the change feed's ids (`events/events.repository.ts`); sent on its own, the lock would be
+ *   held while its answer travels back, waits its turn in the event loop, and the COMMIT travels
+ *   out: with ten changes at once, every other change waits that long in turn (BENCHMARKS.md,
+ *   "The data layer's cost"). A ROLLBACK drops what waits, and a new transaction starts with
+ *   nothing.
+ *
+ * A statement without values goes by `pg`'s simple protocol, whose text may hold several
+ * statements, and a cursor is sent as it is: what waits then goes on its own just before them,
+ * and if it fails, the statement answers its error (or, a cursor, PostgreSQL's "transaction is
+ * aborted", and the COMMIT then fails with the first error).
  */
 export function committingClient(base: typeof Client = Client): typeof Client {
   return class CommittingClient extends base {
-    readonly [SENDS_WITH_COMMIT] = true;
+    readonly [SENDS_WITH_NEXT] = true;
 
-    /** The type parsers the pool gave (`types`), for a first statement sent with its BEGIN. */
+    /** The type parsers the pool gave (`types`), for a statement sent with others ahead. */
     private readonly parsers: CustomTypesConfig | undefined;
 
     constructor(config?: string | ClientConfig) {
@@ -63,7 +77,7 @@ export function committingClient(base: typeof Client = Client): typeof Client {
 
     // `never` fits every overload of `Client.query` without restating them.
     override query(...args: unknown[]): never {
-      const [text, values, callback] = args;
+      const [text, values] = args;
       // TypeORM begins with `query(text, undefined)`, reading the promise.
       if (
         args.length <= 2 &&
@@ -71,108 +85,128 @@ export function committingClient(base: typeof Client = Client): typeof Client {
         typeof text === 'string' &&
         ONE_BEGIN.test(text)
       ) {
-        waiting.delete(this);
+        this.forget();
         heldBegin.set(this, text);
         return nothingFor('BEGIN') as never;
       }
       const begin = heldBegin.get(this);
-      if (begin !== undefined) {
-        heldBegin.delete(this);
-        const sent = this.withBegin(begin, text, values, callback);
-        if (sent) return sent as never;
+      const unread = waiting.get(this);
+      // Most statements find nothing held back, and are not read further.
+      if (begin === undefined && unread === undefined && !failedAhead.has(this)) {
+        return this.send(args) as never;
       }
-      // Most statements find nothing waiting, and are not read further.
-      const statements = waiting.get(this);
-      if (statements && typeof text === 'string') {
-        if (COMMIT.test(text)) {
-          waiting.delete(this);
-          return this.commitWith(statements) as never;
-        }
-        if (ROLLBACK.test(text) || BEGINS.test(text)) waiting.delete(this);
-      }
-      return (super.query as (...a: unknown[]) => unknown).apply(this, args) as never;
+      return this.withHeldBack(begin, unread ?? [], args) as never;
+    }
+
+    private send(args: unknown[]): unknown {
+      return (super.query as (...a: unknown[]) => unknown).apply(this, args);
+    }
+
+    private forget(): void {
+      heldBegin.delete(this);
+      waiting.delete(this);
+      failedAhead.delete(this);
     }
 
     /**
-     * Sends the statement after the BEGIN held back for it: with it, when the statement goes by
-     * the extended protocol; a COMMIT or ROLLBACK of a transaction that sent nothing, not at
-     * all. Otherwise the BEGIN goes on its own, and undefined: the caller sends the statement.
+     * Sends the statement of `args` after what was held back for it: a BEGIN, statements whose
+     * answers no one reads. A COMMIT takes them into its own round trip; a ROLLBACK drops them;
+     * the COMMIT or ROLLBACK of a transaction that sent nothing is not sent at all.
      */
-    private withBegin(
-      begin: string,
-      text: unknown,
-      values: unknown,
-      callback: unknown,
-    ): Promise<QueryResult> | undefined {
-      const commits = typeof text === 'string' && COMMIT.test(text);
-      if (commits || (typeof text === 'string' && ROLLBACK.test(text))) {
-        const statements = waiting.get(this);
-        waiting.delete(this);
-        if (statements && commits) {
-          return this.commitWith([{ text: begin, values: [] }, ...statements]);
-        }
-        return nothingFor(commits ? 'COMMIT' : 'ROLLBACK');
+    private withHeldBack(begin: string | undefined, unread: Ahead[], args: unknown[]): unknown {
+      const [text, values, callback] = args;
+      heldBegin.delete(this);
+      waiting.delete(this);
+      const ahead = begin === undefined ? unread : [{ text: begin, values: [] }, ...unread];
+      // What waits was given after the savepoint that a ROLLBACK TO drops: a SAVEPOINT, which
+      // has no values, sent it before it.
+      if (typeof text === 'string' && (ANY_ROLLBACK.test(text) || BEGINS.test(text))) {
+        failedAhead.delete(this);
+        return begin !== undefined && ROLLBACK.test(text)
+          ? nothingFor('ROLLBACK')
+          : this.send(args);
       }
+      if (typeof text === 'string' && COMMIT.test(text)) {
+        const failed = failedAhead.get(this);
+        failedAhead.delete(this);
+        if (failed) return Promise.reject(failed);
+        return unread.length === 0
+          ? nothingFor('COMMIT')
+          : this.sendAll([...ahead, { text: 'COMMIT', values: [] }], 'COMMIT');
+      }
+      if (ahead.length === 0) return this.send(args);
       const sent =
-        callback === undefined ? beginWith(begin, text, values, this.parsers) : undefined;
+        callback === undefined ? sentAhead(ahead, text, values, this.parsers) : undefined;
       if (sent) {
-        super.query(sent.pipeline);
-        return sent.answer;
+        this.send([sent.pipeline]);
+        return unread.length > 0 ? this.noted(sent.answer) : sent.answer;
       }
-      // Queued first, so sent first, as TypeORM sent it. Only a lost connection fails a BEGIN,
-      // and the statement with it.
-      super.query(begin).catch(() => undefined);
-      return undefined;
+      // Queued first, so sent first, as they were given.
+      const before = this.noted(this.sendAll(ahead, 'SELECT'));
+      if (typeof text === 'string' && typeof values !== 'function' && callback === undefined) {
+        // The statement waits for them, and answers their error if they fail.
+        return before.then(() => this.send(args));
+      }
+      before.catch(() => undefined);
+      return this.send(args);
     }
 
-    /** The COMMIT with the statements that wait for it, in one round trip. */
-    private commitWith(statements: Waiting[]): Promise<QueryResult> {
+    /** `answer`, whose failure is also kept for the COMMIT ({@link failedAhead}). */
+    private noted(answer: Promise<QueryResult>): Promise<QueryResult> {
+      return answer.catch((error: Error) => {
+        if (!failedAhead.has(this)) failedAhead.set(this, error);
+        throw error;
+      });
+    }
+
+    /** The statements, in one round trip, answered as `command`. */
+    private sendAll(statements: Ahead[], command: string): Promise<QueryResult> {
       return new Promise<QueryResult>((resolve, reject) => {
-        super.query(
-          new CommitWith(statements, (error, result) => (error ? reject(error) : resolve(result!))),
-        );
+        this.send([
+          new Pipeline(statements, command, (error, result) =>
+            error ? reject(error) : resolve(result!),
+          ),
+        ]);
       });
     }
   };
 }
 
 /**
- * The statements and the COMMIT as one pipeline of the extended protocol: each statement parsed,
- * bound to its values and executed, then the COMMIT, then one Sync. PostgreSQL runs them in order
- * and, from the first that fails, skips the rest up to the Sync: a failed statement leaves its
- * transaction uncommitted (aborted, for TypeORM to roll back), and its error is the answer. A
+ * Statements as one pipeline of the extended protocol: each parsed, bound to its values and
+ * executed, then one Sync. PostgreSQL runs them in order and, from the first that fails, skips
+ * the rest up to the Sync: with a COMMIT last, a failed statement leaves its transaction
+ * uncommitted (aborted, for TypeORM to roll back), and its error is the answer. A
  * {@link Submittable}, `pg`'s public way to send what its `Query` does not.
  */
-class CommitWith implements Submittable {
+class Pipeline implements Submittable {
   /** What it sends, as traces show it: placeholders, never values. */
   readonly text: string;
 
   constructor(
-    private readonly statements: Waiting[],
+    private readonly statements: Ahead[],
+    /** What `pg` would answer for the last of them. */
+    private readonly command: string,
     // Public: `pg` wraps it to bound the wait (`query_timeout`), and tracing to end its span.
     public callback: (error: Error | null, result?: QueryResult) => void,
   ) {
-    this.text = [...statements.map((s) => s.text), 'COMMIT'].join(';\n');
+    this.text = statements.map((s) => s.text).join(';\n');
   }
 
   submit(connection: Connection): void {
     // One write for the whole pipeline, as `pg`'s own extended queries do.
     connection.stream.cork();
     try {
-      for (const { text, values } of [...this.statements, { text: 'COMMIT', values: [] }]) {
-        connection.parse({ name: '', text, types: [] }, true);
-        connection.bind({ values }, true);
-        connection.execute({}, true);
-      }
+      written(connection, this.statements);
       connection.sync();
     } finally {
       connection.stream.uncork();
     }
   }
 
-  /** The pipeline's end: everything ran, the COMMIT last; answered as `pg` answers a COMMIT. */
+  /** The pipeline's end: everything ran; answered as `pg` answers its last statement. */
   handleReadyForQuery(): void {
-    this.callback(null, { command: 'COMMIT', rowCount: null, oid: 0, rows: [], fields: [] });
+    this.callback(null, answered(this.command));
   }
 
   /** What failed first; `pg` then forgets the pipeline, and PostgreSQL skips to the Sync. */
@@ -188,19 +222,23 @@ class CommitWith implements Submittable {
 }
 
 /**
- * Sends a statement with the COMMIT of the runner's transaction: run if and only if the
- * transaction commits, and in the same round trip, with `values` as its parameters. Each value
- * is sent as text: a placeholder that stands for anything else is cast in the statement
- * (`$1::int`). A connection not made by {@link committingClient} runs the statement now instead.
+ * Sends a statement whose answer no one reads with the next statement of the manager's
+ * transaction, ahead of it and in its round trip (the COMMIT's, when it is the last): run before
+ * anything the transaction sends after it, and if it fails, that statement (or the COMMIT)
+ * answers its error. Its `values` are its parameters, each sent as text: strings, finite numbers
+ * and arrays of them (as array literals); a placeholder that stands for anything but text is
+ * cast in the statement (`$1::int`, `$2::text[]`). Outside a transaction, or on a connection not
+ * made by {@link committingClient}, the statement runs now instead.
  */
-export async function sendWithCommit(
-  runner: QueryRunner,
+export async function sendWithNext(
+  manager: EntityManager,
   text: string,
   values: readonly unknown[],
 ): Promise<void> {
-  const connection: unknown = await runner.connect();
-  if (!(connection instanceof Client) || !(SENDS_WITH_COMMIT in connection)) {
-    await queryOnConnection(runner.manager, text, values);
+  const runner = manager.queryRunner;
+  const connection: unknown = runner?.isTransactionActive ? await runner.connect() : undefined;
+  if (!(connection instanceof Client) || !(SENDS_WITH_NEXT in connection)) {
+    await queryOnConnection(manager, text, values);
     return;
   }
   const statement = { text, values: values.map(asText) };
@@ -208,7 +246,15 @@ export async function sendWithCommit(
 }
 
 function asText(value: unknown, i: number): string {
+  if (Array.isArray(value)) return `{${value.map((item) => arrayItem(item, i)).join(',')}}`;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  throw new TypeError(`$${i + 1}: only text and finite numbers are sent with a COMMIT`);
+  throw new TypeError(`$${i + 1}: only text, finite numbers and arrays of them are sent ahead`);
+}
+
+/** An item of an array literal: a number as it is, text quoted (`"a\\"b"` for `a"b`). */
+function arrayItem(item: unknown, i: number): string {
+  if (typeof item === 'string') return `"${item.replace(/[\\"]/g, '\\$&')}"`;
+  if (typeof item === 'number' && Number.isFinite(item)) return String(item);
+  throw new TypeError(`$${i + 1}: only text, finite numbers and arrays of them are sent ahead`);
 }

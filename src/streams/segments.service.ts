@@ -96,14 +96,12 @@ export class SegmentsService {
   async written(stream: Stream, outcome: ScaleOutcome): Promise<ResourceVersion> {
     const { scopeName: scope, name } = stream;
     const { epoch, timestamp, sealedSegments, newSegments } = outcome;
-    const first = await this.streams.scale(
-      scope,
-      name,
+    const first = await this.streams.scale(scope, name, {
       epoch,
-      timestamp,
-      sealedSegments,
-      newSegments,
-    );
+      time: timestamp,
+      sealed: sealedSegments,
+      ranges: newSegments,
+    });
     // Under the lock nothing else numbers this stream's segments: the plan's numbers are these.
     if (first !== newSegments[0].number) {
       throw new Error(`scale numbered from ${first}, planned from ${newSegments[0].number}`);

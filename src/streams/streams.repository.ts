@@ -6,6 +6,7 @@ import { createdMicros, RETURNING_VERSION, versionOf } from '../database/column-
 import { translateViolations } from '../database/constraint-violations';
 import type { Keyset } from '../database/keyset';
 import { queryOnConnection } from '../database/on-connection';
+import { sendWithNext } from '../database/with-commit';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
 import {
@@ -74,7 +75,7 @@ const LOCKED_EXISTING = existingStreams(true);
  * layer's cost"). The sealing part names each segment by its key, so that the primary key's
  * index finds it whatever the statistics say.
  */
-const addEpochs = (sealing: string) => `WITH input AS (
+const epochsSql = (sealing: string) => `WITH input AS (
          SELECT * FROM unnest($4::text[], $5::int[]) AS i (stream_name, count)
        ), numbering AS (
          INSERT INTO segment_numbering AS n (scope_name, stream_name, next_number)
@@ -97,14 +98,67 @@ const addEpochs = (sealing: string) => `WITH input AS (
            JOIN firsts USING (stream_name)
        )
        SELECT stream_name, first FROM firsts`;
-const ADD_EPOCHS = addEpochs('');
-const ADD_EPOCHS_SEALING = addEpochs(` sealed AS (
+const ADD_EPOCHS = epochsSql('');
+const ADD_EPOCHS_SEALING = epochsSql(` sealed AS (
          UPDATE stream_segments g SET sealed_in = $2
            FROM unnest($10::text[], $11::int[]) AS x (stream_name, number)
           WHERE g.scope_name = $1 AND g.stream_name = ANY($10::text[])
             AND g.number = ANY($11::int[])
             AND g.stream_name = x.stream_name AND g.number = x.number
        ),`);
+
+/** A stream's next epoch: its number and time, the segments it seals, the ranges it opens. */
+export interface NextEpoch {
+  epoch: number;
+  time: number;
+  sealed: number[];
+  ranges: KeyRange[];
+}
+
+/** A stream's part of an epoch written: its new segments' ranges, the segments it seals. */
+interface EpochsOf {
+  stream: string;
+  ranges: KeyRange[];
+  sealed?: number[];
+}
+
+/**
+ * The statement that writes epoch `epoch` at `time` of each of `streams`: seals its segments
+ * numbered `sealed`, and opens new segments over its `ranges`, numbered on from its numbering
+ * (which outlives the stream itself). One statement (its writes chained by data-modifying WITH
+ * queries), so a scale, and the epochs 0 of a new stream and its companion, are one statement;
+ * it answers the first new number of each stream.
+ */
+function epochsWritten(
+  scope: string,
+  epoch: number,
+  time: number,
+  streams: EpochsOf[],
+): { sql: string; values: unknown[] } {
+  const ranges = streams.flatMap(({ stream, ranges }) =>
+    ranges.map((range, i) => ({ stream, ...range, i: i + 1 })),
+  );
+  const sealed = streams.flatMap(({ stream, sealed = [] }) =>
+    sealed.map((number) => ({ stream, number })),
+  );
+  const values = [
+    scope,
+    epoch,
+    time,
+    streams.map((s) => s.stream),
+    streams.map((s) => s.ranges.length),
+    ranges.map((r) => r.stream),
+    ranges.map((r) => r.keyStart),
+    ranges.map((r) => r.keyEnd),
+    ranges.map((r) => r.i),
+  ];
+  return sealed.length > 0
+    ? {
+        sql: ADD_EPOCHS_SEALING,
+        values: [...values, sealed.map((s) => s.stream), sealed.map((s) => s.number)],
+      }
+    : { sql: ADD_EPOCHS, values };
+}
 
 /** What a change of a stream and its companion sets besides its columns, and answers. */
 const STREAM_CHANGE = {
@@ -381,8 +435,9 @@ export class StreamsRepository {
   }
 
   /**
-   * Creates an active stream, its `_MARK` companion and the epoch 0 of each. A reader group's
-   * `_RG` stream is created so too, owned by the group (and deleted with it).
+   * Creates an active stream, its `_MARK` companion and the epoch 0 of each (written with the
+   * transaction's next statement: nothing here reads them). A reader group's `_RG` stream is
+   * created so too, owned by the group (and deleted with it).
    */
   async create(
     scope: string,
@@ -407,7 +462,7 @@ export class StreamsRepository {
           },
         ]),
     );
-    await this.addEpochs(scope, 0, Date.now(), [
+    await this.writeEpochs(scope, 0, Date.now(), [
       { stream: name, ranges: equalKeyRanges(config.scaling.minSegments) },
       {
         stream: mark,
@@ -594,21 +649,23 @@ export class StreamsRepository {
   }
 
   /**
-   * Writes epoch `epoch` at `time`: the segments numbered `sealed` are sealed by it, and new
+   * Writes the stream's `next` epoch: the segments numbered `sealed` are sealed by it, and new
    * ones over `ranges` open in it, numbered on from the stream's numbering. The caller holds the
    * stream's row lock, so epochs are written one at a time. The first new number.
    */
-  scale(
-    scope: string,
-    stream: string,
-    epoch: number,
-    time: number,
-    sealed: number[],
-    ranges: KeyRange[],
-  ): Promise<number> {
-    return this.addEpochs(scope, epoch, time, [{ stream, ranges, sealed }]).then(
+  scale(scope: string, stream: string, next: NextEpoch): Promise<number> {
+    return this.addEpochs(scope, next.epoch, next.time, [{ stream, ...next }]).then(
       ([first]) => first,
     );
+  }
+
+  /**
+   * The write of {@link scale}, for a caller that does not read the new numbers: it goes to
+   * PostgreSQL with the transaction's next statement, in that statement's round trip (often the
+   * COMMIT's; `database/with-commit.ts`), and a failure is that statement's.
+   */
+  scaleUnanswered(scope: string, stream: string, next: NextEpoch): Promise<void> {
+    return this.writeEpochs(scope, next.epoch, next.time, [{ stream, ...next }]);
   }
 
   /** Moves the stream's version on (a change of its segments); the new one. */
@@ -710,41 +767,31 @@ export class StreamsRepository {
   }
 
   /**
-   * Writes epoch `epoch` at `time` of each of `streams`: seals its segments numbered `sealed`,
-   * and opens new segments over its `ranges`, numbered on from its numbering (which outlives the
-   * stream itself). One statement through `query` (its writes chained by data-modifying WITH
-   * queries), so a scale, and the epochs 0 of a new stream and its companion, are one round
-   * trip; the first new number of each stream, in the order given.
+   * Writes epoch `epoch` at `time` of each of `streams` (see {@link epochsWritten}), and answers
+   * the first new number of each stream, in the order given.
    */
+  /** {@link addEpochs} without its answer, sent with the transaction's next statement. */
+  private writeEpochs(
+    scope: string,
+    epoch: number,
+    time: number,
+    streams: EpochsOf[],
+  ): Promise<void> {
+    const { sql, values } = epochsWritten(scope, epoch, time, streams);
+    return sendWithNext(this.db.tx, sql, values);
+  }
+
   private async addEpochs(
     scope: string,
     epoch: number,
     time: number,
-    streams: { stream: string; ranges: KeyRange[]; sealed?: number[] }[],
+    streams: EpochsOf[],
   ): Promise<number[]> {
-    const ranges = streams.flatMap(({ stream, ranges }) =>
-      ranges.map((range, i) => ({ stream, ...range, i: i + 1 })),
-    );
-    const sealed = streams.flatMap(({ stream, sealed = [] }) =>
-      sealed.map((number) => ({ stream, number })),
-    );
-    const values = [
-      scope,
-      epoch,
-      time,
-      streams.map((s) => s.stream),
-      streams.map((s) => s.ranges.length),
-      ranges.map((r) => r.stream),
-      ranges.map((r) => r.keyStart),
-      ranges.map((r) => r.keyEnd),
-      ranges.map((r) => r.i),
-    ];
+    const { sql, values } = epochsWritten(scope, epoch, time, streams);
     const { rows } = await queryOnConnection<{ stream_name: string; first: number }>(
       this.db.tx,
-      sealed.length > 0 ? ADD_EPOCHS_SEALING : ADD_EPOCHS,
-      sealed.length > 0
-        ? [...values, sealed.map((s) => s.stream), sealed.map((s) => s.number)]
-        : values,
+      sql,
+      values,
     );
     const first = new Map(rows.map((row) => [row.stream_name, row.first]));
     return streams.map(({ stream }) => first.get(stream)!);

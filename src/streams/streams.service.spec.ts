@@ -9,9 +9,8 @@ import {
   StreamNotSealedError,
   StreamSealedError,
 } from './stream.errors';
-import type { KeyRange } from '../scaling/key-ranges';
 import type { StreamPolicyChecks } from './stream-policy-checks.service';
-import type { StreamsRepository } from './streams.repository';
+import type { NextEpoch, StreamsRepository } from './streams.repository';
 import { StreamsService } from './streams.service';
 import type { Paginator } from '../pagination/paginator';
 
@@ -64,16 +63,11 @@ function setUp({
       calls.push('updateConfiguration'),
       Promise.resolve({ revision: NEXT, base: { ...epoch, nextNumber: 9, segments: active } })
     ),
-    scale: (
-      _s: string,
-      _n: string,
-      next: number,
-      time: number,
-      sealed: number[],
-      to: KeyRange[],
-    ) => (
-      calls.push(`scale to ${next}: seal ${sealed.join()}, open ${to.length} at ${time > 1000}`),
-      Promise.resolve(9)
+    scaleUnanswered: (_s: string, _n: string, { epoch, time, sealed, ranges }: NextEpoch) => (
+      calls.push(
+        `scale to ${epoch}: seal ${sealed.join()}, open ${ranges.length} at ${time > 1000}`,
+      ),
+      Promise.resolve()
     ),
     seal: () => (calls.push('seal'), Promise.resolve(NEXT)),
     delete: () => (calls.push('delete'), Promise.resolve()),

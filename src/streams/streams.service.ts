@@ -373,7 +373,12 @@ export class StreamsService {
     const time = nextEpochTime(current.timestamp, Date.now());
     const sealed = current.segments.map((segment) => segment.number);
     const ranges = equalKeyRanges(config.scaling.minSegments);
-    await this.streams.scale(scope, name, current.epoch + 1, time, sealed, ranges);
+    await this.streams.scaleUnanswered(scope, name, {
+      epoch: current.epoch + 1,
+      time,
+      sealed,
+      ranges,
+    });
   }
 
   /**
