@@ -1,30 +1,22 @@
 import { Client } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { sendWithNext } from '../src/database/with-commit';
-import { openMigratedDatabase } from './support/test-database';
+import { countedConnection } from './support/counted-connection';
 
 /**
  * A transaction's BEGIN sent with its first statement (`database/sent-ahead.ts`), on the
  * pool the service configures: one round trip fewer per transaction, and the same transaction.
  */
 describe("A transaction's BEGIN sent with its first statement (e2e)", () => {
-  let database: Awaited<ReturnType<typeof openMigratedDatabase>>;
+  const db = countedConnection();
   let dataSource: DataSource;
-  /** The pool's one connection, whose round trips the tests count. */
-  let connection: Client;
-  let roundTrips = 0;
-  const count = () => roundTrips++;
-
-  /** The round trips `work` costs the connection. */
-  const roundTripsOf = async (work: () => Promise<unknown>): Promise<number> => {
-    const before = roundTrips;
-    await work();
-    return roundTrips - before;
-  };
+  beforeAll(() => {
+    dataSource = db.dataSource;
+  });
 
   /** What is in the table, as another connection sees it: only what was committed. */
   const committed = async (): Promise<string[]> => {
-    const other = new Client({ connectionString: database.url });
+    const other = new Client({ connectionString: db.url });
     await other.connect();
     try {
       const { rows } = await other.query<{ v: string }>('SELECT v FROM kept ORDER BY n');
@@ -37,26 +29,8 @@ describe("A transaction's BEGIN sent with its first statement (e2e)", () => {
   const insert = (manager: EntityManager, value: string) =>
     manager.query('INSERT INTO kept (v) VALUES ($1)', [value]);
 
-  beforeAll(async () => {
-    // One connection: every transaction meets what the one before it left.
-    database = await openMigratedDatabase(1);
-    dataSource = database.dataSource;
-    await dataSource.query('CREATE TABLE kept (n serial PRIMARY KEY, v text UNIQUE)');
-    connection = (await dataSource.transaction((manager) =>
-      manager.queryRunner!.connect(),
-    )) as Client;
-    // A round trip ends with PostgreSQL's ReadyForQuery.
-    connection.connection.on('readyForQuery', count);
-  });
-  beforeEach(() => dataSource.query('TRUNCATE kept'));
-  afterAll(async () => {
-    connection?.connection.off('readyForQuery', count);
-    await dataSource?.destroy();
-    await database.drop();
-  });
-
   it('sends the BEGIN in the round trip of the first statement, which runs inside the transaction', async () => {
-    const trips = await roundTripsOf(() =>
+    const trips = await db.roundTripsOf(() =>
       dataSource.transaction(async (manager) => {
         await insert(manager, 'first');
         await insert(manager, 'second');
@@ -129,9 +103,9 @@ describe("A transaction's BEGIN sent with its first statement (e2e)", () => {
   });
 
   it('sends no BEGIN, COMMIT or ROLLBACK for a transaction that sends nothing, and leaves none open', async () => {
-    expect(await roundTripsOf(() => dataSource.transaction(() => Promise.resolve()))).toBe(0);
+    expect(await db.roundTripsOf(() => dataSource.transaction(() => Promise.resolve()))).toBe(0);
     const failing = dataSource.transaction(() => Promise.reject(new Error('before any statement')));
-    expect(await roundTripsOf(() => failing.catch(() => undefined))).toBe(0);
+    expect(await db.roundTripsOf(() => failing.catch(() => undefined))).toBe(0);
     await expect(failing).rejects.toThrow('before any statement');
     // Outside any transaction: committed at once, as another connection sees.
     await dataSource.query(`INSERT INTO kept (v) VALUES ('alone')`);
@@ -139,7 +113,7 @@ describe("A transaction's BEGIN sent with its first statement (e2e)", () => {
   });
 
   it('sends a BEGIN of its own before a first statement without values, which may be several', async () => {
-    const trips = await roundTripsOf(() =>
+    const trips = await db.roundTripsOf(() =>
       dataSource.transaction(async (manager) => {
         await manager.query(
           `INSERT INTO kept (v) VALUES ('one'); INSERT INTO kept (v) VALUES ('two')`,
@@ -169,13 +143,13 @@ describe("A transaction's BEGIN sent with its first statement (e2e)", () => {
     const keep = (manager: EntityManager, value: string) =>
       sendWithNext(manager, 'INSERT INTO kept (v) VALUES ($1)', [value]);
     expect(
-      await roundTripsOf(() => dataSource.transaction((manager) => keep(manager, 'kept'))),
+      await db.roundTripsOf(() => dataSource.transaction((manager) => keep(manager, 'kept'))),
     ).toBe(1);
     const dropped = dataSource.transaction(async (manager) => {
       await keep(manager, 'dropped');
       throw new Error('the change fails');
     });
-    expect(await roundTripsOf(() => dropped.catch(() => undefined))).toBe(0);
+    expect(await db.roundTripsOf(() => dropped.catch(() => undefined))).toBe(0);
     await dataSource.query(`INSERT INTO kept (v) VALUES ('taken')`);
     await expect(dataSource.transaction((manager) => keep(manager, 'taken'))).rejects.toMatchObject(
       { driverError: expect.objectContaining({ code: '23505' }) },

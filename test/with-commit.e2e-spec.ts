@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import Cursor from 'pg-cursor';
 import { DataSource, type EntityManager } from 'typeorm';
 import { sendWithNext } from '../src/database/with-commit';
-import { openMigratedDatabase } from './support/test-database';
+import { countedConnection } from './support/counted-connection';
 
 /**
  * A statement whose answer no one reads, sent with the transaction's next statement
@@ -11,12 +11,11 @@ import { openMigratedDatabase } from './support/test-database';
  * its failure is that statement's, or the COMMIT's.
  */
 describe("A statement sent with the transaction's next one (e2e)", () => {
-  let database: Awaited<ReturnType<typeof openMigratedDatabase>>;
+  const db = countedConnection();
   let dataSource: DataSource;
-  /** The pool's one connection, whose round trips the tests count. */
-  let connection: Client;
-  let roundTrips = 0;
-  const count = () => roundTrips++;
+  beforeAll(() => {
+    dataSource = db.dataSource;
+  });
 
   const values = async (): Promise<string[]> =>
     (await dataSource.query<{ v: string }[]>('SELECT v FROM kept ORDER BY n')).map((r) => r.v);
@@ -26,34 +25,16 @@ describe("A statement sent with the transaction's next one (e2e)", () => {
     manager.query<{ v: string }[]>('SELECT v FROM kept WHERE v <> $1 ORDER BY n', ['']);
   const duplicate = { driverError: expect.objectContaining({ code: '23505' }) };
 
-  beforeAll(async () => {
-    // One connection: what one transaction leaves behind, the next would meet.
-    database = await openMigratedDatabase(1);
-    dataSource = database.dataSource;
-    await dataSource.query('CREATE TABLE kept (n serial PRIMARY KEY, v text UNIQUE)');
-    connection = (await dataSource.transaction((manager) =>
-      manager.queryRunner!.connect(),
-    )) as Client;
-    // A round trip ends with PostgreSQL's ReadyForQuery.
-    connection.connection.on('readyForQuery', count);
-  });
-  beforeEach(() => dataSource.query('TRUNCATE kept'));
-  afterAll(async () => {
-    connection?.connection.off('readyForQuery', count);
-    await dataSource?.destroy();
-    await database.drop();
-  });
-
   it('goes in the round trip of the next statement, before it: that statement sees its write', async () => {
     const trips: number[] = [];
     const inside = await dataSource.transaction(async (manager) => {
-      const start = roundTrips;
+      const start = db.roundTrips;
       const before = await seen(manager);
-      trips.push(roundTrips - start);
+      trips.push(db.roundTrips - start);
       await keep(manager, 'first');
-      trips.push(roundTrips - start);
+      trips.push(db.roundTrips - start);
       const after = await seen(manager);
-      trips.push(roundTrips - start);
+      trips.push(db.roundTrips - start);
       return { before, after };
     });
     expect(inside).toEqual({ before: [], after: [{ v: 'first' }] });
@@ -65,14 +46,14 @@ describe("A statement sent with the transaction's next one (e2e)", () => {
 
   it('goes with the COMMIT, in its round trip, when nothing follows it', async () => {
     let beforeCommit = 0;
-    const start = roundTrips;
+    const start = db.roundTrips;
     await dataSource.transaction(async (manager) => {
       await seen(manager);
       await keep(manager, 'last');
-      beforeCommit = roundTrips - start;
+      beforeCommit = db.roundTrips - start;
     });
     expect(beforeCommit).toBe(1);
-    expect(roundTrips - start).toBe(2);
+    expect(db.roundTrips - start).toBe(2);
     expect(await values()).toEqual(['last']);
   });
 
@@ -265,7 +246,7 @@ describe("A statement sent with the transaction's next one (e2e)", () => {
   });
 
   it('runs at once, with its values as parameters, on a connection of a pool without the committing client, and a rollback undoes it', async () => {
-    const plain = await new DataSource({ type: 'postgres', url: database.url }).initialize();
+    const plain = await new DataSource({ type: 'postgres', url: db.url }).initialize();
     try {
       const seenInside = await plain.transaction(async (manager) => {
         await sendWithNext(manager, 'INSERT INTO kept (v) VALUES ($1)', [`it's`]);
