@@ -766,10 +766,6 @@ export class StreamsRepository {
     return { created, version };
   }
 
-  /**
-   * Writes epoch `epoch` at `time` of each of `streams` (see {@link epochsWritten}), and answers
-   * the first new number of each stream, in the order given.
-   */
   /** {@link addEpochs} without its answer, sent with the transaction's next statement. */
   private writeEpochs(
     scope: string,
@@ -781,6 +777,10 @@ export class StreamsRepository {
     return sendWithNext(this.db.tx, sql, values);
   }
 
+  /**
+   * Writes epoch `epoch` at `time` of each of `streams` (see {@link epochsWritten}), and answers
+   * the first new number of each stream, in the order given.
+   */
   private async addEpochs(
     scope: string,
     epoch: number,
