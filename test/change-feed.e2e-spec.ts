@@ -148,6 +148,41 @@ describe('The change feed (e2e)', () => {
     }
   });
 
+  it("writes a change's audit row before it takes the feed's counter, which it holds to its commit only", async () => {
+    // What each audit row saw when it was inserted: whether its own transaction had moved the
+    // feed's counter already (the counter's row as it sees it was written by it).
+    await t.sql(`CREATE TABLE audit_saw_counter (request_id text, counter_moved boolean)`);
+    await t.sql(`CREATE FUNCTION audit_saw_counter() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO audit_saw_counter
+        SELECT NEW.request_id, xmin::text = (pg_current_xact_id()::text::bigint % 4294967296)::text
+          FROM change_feed;
+        RETURN NULL;
+      END $$`);
+    await t.sql(`CREATE TRIGGER audit_saw_counter AFTER INSERT ON audit_events
+      FOR EACH ROW EXECUTE FUNCTION audit_saw_counter()`);
+    try {
+      const created = await t.http
+        .post('/v1/scopes')
+        .send({ scopeName: 'audit-first' })
+        .expect(201);
+      const stream = await t.http
+        .post('/v1/scopes/audit-first/streams')
+        .send({ streamName: 'one' })
+        .expect(201);
+      const ids = [created, stream].map((res) => res.headers['x-request-id']);
+      const seen = await t.sql<{ request_id: string; counter_moved: boolean }>(
+        'SELECT request_id, counter_moved FROM audit_saw_counter WHERE request_id = ANY($1) ORDER BY request_id',
+        [ids],
+      );
+      expect(seen).toEqual(ids.sort().map((id) => ({ request_id: id, counter_moved: false })));
+    } finally {
+      await t.sql('DROP TRIGGER audit_saw_counter ON audit_events');
+      await t.sql('DROP FUNCTION audit_saw_counter()');
+      await t.sql('DROP TABLE audit_saw_counter');
+    }
+  });
+
   it('shows in object and etag what GET answers right after the change', async () => {
     const start = await newest();
     await t.http.post('/v1/scopes').send({ scopeName: 'shown' }).expect(201);

@@ -1,6 +1,5 @@
 import type { DataSource, SelectQueryBuilder } from 'typeorm';
 import { RETURNING_VERSION } from '../src/database/column-transformers';
-import { oneStatement } from '../src/database/one-statement';
 import { byKeyset, type Keyset } from '../src/database/keyset';
 import {
   InsertRows,
@@ -294,44 +293,5 @@ describe('Statements built once (e2e)', () => {
     await expect(manyOf(query, ['scope' as 'name'])).rejects.toThrow(
       "StreamEntity.scope is not a column of the entity's own",
     );
-  });
-
-  describe('one statement of several parts', () => {
-    const part = (table: string, name: string, values: unknown[]) => ({
-      queries: { [`${name}_rows`]: `INSERT INTO ${table} (n, label) SELECT $1::int, $2::text` },
-      values,
-    });
-
-    beforeAll(async () => {
-      await dataSource.query('CREATE TABLE one_a (n int, label text)');
-      await dataSource.query('CREATE TABLE one_b (n int, label text)');
-    });
-
-    it('runs every part once, each with its own values, numbered on from the last', async () => {
-      const { sql, values } = oneStatement([
-        part('one_a', 'a', [1, 'first']),
-        part('one_b', 'b', [2, 'second']),
-      ]);
-      expect(sql).toContain('$3::int, $4::text');
-      await dataSource.query(sql, values);
-      expect(await dataSource.query('SELECT n, label FROM one_a')).toEqual([
-        { n: 1, label: 'first' },
-      ]);
-      expect(await dataSource.query('SELECT n, label FROM one_b')).toEqual([
-        { n: 2, label: 'second' },
-      ]);
-    });
-
-    it('keeps the joined SQL of the same parts, and writes nothing when a part fails', async () => {
-      const first = oneStatement([part('one_a', 'a', [3, 'x']), part('one_b', 'b', [4, 'y'])]);
-      const again = oneStatement([part('one_a', 'a', [5, 'z']), part('one_b', 'b', [6, 'w'])]);
-      expect(again.sql).toBe(first.sql);
-      expect(again.values).toEqual([5, 'z', 6, 'w']);
-      // A value the second part cannot take fails the statement: the first part's row goes too.
-      await expect(dataSource.query(again.sql, [7, 'kept?', 'not a number', 'w'])).rejects.toThrow(
-        /invalid input syntax for type integer/,
-      );
-      expect(await dataSource.query('SELECT n FROM one_a WHERE n = 7')).toEqual([]);
-    });
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { oneStatement, type WithQueries } from '../database/one-statement';
+import type { Statement } from '../database/with-commit';
 import { deleteOldest } from '../database/delete-oldest';
 import type { Keyset } from '../database/keyset';
 import { Operation } from '../common/operations';
@@ -42,12 +42,8 @@ function columnsOf(record: AuditRecord) {
   };
 }
 
-/**
- * The insert of records from one JSON list of rows, oldest first: a data-modifying WITH query of
- * a change's last statement (see {@link AuditRepository.inserted}).
- */
-const INSERT_ROWS = {
-  audit_rows: `INSERT INTO audit_events
+/** The insert of records from one JSON list of rows ($1), oldest first. */
+const INSERT_ROWS = `INSERT INTO audit_events
                (principal, client_address, user_agent, request_id, operation, resource, outcome,
                 before, after)
              SELECT r.principal, r.client_address, r.user_agent, r.request_id, r.operation,
@@ -57,8 +53,7 @@ const INSERT_ROWS = {
                       operation text, resource text, outcome text, before jsonb, after jsonb))
                     WITH ORDINALITY AS r (principal, client_address, user_agent, request_id,
                                           operation, resource, outcome, before, after, n)
-              ORDER BY r.n`,
-} as const;
+              ORDER BY r.n`;
 
 /** Every statement of the audit_events table; writes join the current transaction. */
 @Injectable()
@@ -71,20 +66,20 @@ export class AuditRepository {
 
   /** Writes a record now: a refusal, outside any transaction, or a test's. */
   async insert(record: AuditRecord): Promise<void> {
-    const { sql, values } = oneStatement([this.inserted([record])]);
-    await this.db.tx.query(sql, values);
+    const { text, values } = this.inserted([record]);
+    await this.db.tx.query(text, values);
   }
 
   /**
-   * The insert of records, oldest first, as part of one statement (`database/one-statement.ts`):
-   * a change's record is written with its change-feed event, as its transaction's last
-   * statement. Through `query`, as a data-modifying WITH query, which the repository API cannot
-   * make part of another statement.
+   * The insert of records, oldest first, for the caller to send: a change's records go with its
+   * transaction's COMMIT (`audit/change-recorder.service.ts`). Through `query`: one statement of
+   * any number of rows from one parameter, which the repository API would write with a
+   * parameter per column and row, built anew each time.
    */
-  inserted(records: readonly AuditRecord[]): WithQueries {
+  inserted(records: readonly AuditRecord[]): Statement {
     // One JSON parameter (a row per record, named as the columns): serialized once, where a
     // list per column would be escaped element by element.
-    return { queries: INSERT_ROWS, values: [JSON.stringify(records.map(columnsOf))] };
+    return { text: INSERT_ROWS, values: [JSON.stringify(records.map(columnsOf))] };
   }
 
   /**

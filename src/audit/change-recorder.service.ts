@@ -6,10 +6,9 @@ import {
   type TransactionCommitEvent,
   type TransactionRollbackEvent,
 } from 'typeorm';
-import { oneStatement, type WithQueries } from '../database/one-statement';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import { sendWithNext } from '../database/with-commit';
+import { sendWithNext, type Statement } from '../database/with-commit';
 import { FeedEntry, NewEvent, newEvent } from '../events/change-event';
 import { EventsRepository } from '../events/events.repository';
 import { AuditRecord, AuditRepository } from './audit.repository';
@@ -23,11 +22,15 @@ interface Pending {
 /**
  * Writes what a transaction's changes leave behind: their audit rows and their events of the
  * change feed (docs/extensions.md section 8), told of each change inside its transaction. They
- * are written together, in one statement sent with the COMMIT, in its round trip (TypeORM tells
- * this subscriber of every commit; `database/with-commit.ts`): the events take their ids then,
- * so the lock that orders the ids is held only while PostgreSQL commits, never while an answer
- * travels (BENCHMARKS.md, "The data layer's cost"), and a transaction that makes several changes
- * (an apply) takes it once, after every row lock it needed.
+ * are sent with the COMMIT, in its round trip (TypeORM tells this subscriber of every commit;
+ * `database/with-commit.ts`): the events take their ids then, so the lock that orders the ids
+ * is held only while PostgreSQL commits, never while an answer travels (BENCHMARKS.md, "The data
+ * layer's cost"), and a transaction that makes several changes (an apply) takes it once, after
+ * every row lock it needed. The audit rows and the events are two statements, the audit rows'
+ * first: joined in one, PostgreSQL ran its data-modifying WITH queries last-written first (the
+ * order of a statement's WITH queries is its own), the audit rows' insert under that lock, and
+ * every change waiting for the lock waited longer (BENCHMARKS.md, "The audit rows before the
+ * feed's lock").
  */
 @Injectable()
 export class ChangeRecorder implements EntitySubscriberInterface {
@@ -64,10 +67,12 @@ export class ChangeRecorder implements EntitySubscriberInterface {
     const pending = this.pending.get(queryRunner);
     if (!pending) return;
     this.pending.delete(queryRunner);
-    const parts: WithQueries[] = [this.audit.inserted(pending.records)];
-    if (pending.events.length > 0) parts.push(this.events.appended(pending.events));
-    const { sql, values } = oneStatement(parts);
-    await sendWithNext(queryRunner.manager, sql, values);
+    const statements: Statement[] = [this.audit.inserted(pending.records)];
+    if (pending.events.length > 0) statements.push(this.events.appended(pending.events));
+    // In this order: the feed's counter is locked once the audit rows are written.
+    for (const { text, values } of statements) {
+      await sendWithNext(queryRunner.manager, text, values);
+    }
   }
 
   afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {

@@ -221,6 +221,12 @@ class Pipeline implements Submittable {
   handleEmptyQuery(): void {}
 }
 
+/** A statement and its values, built by a repository for another part of the service to send. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
 /**
  * Sends a statement whose answer no one reads with the next statement of the manager's
  * transaction, ahead of it and in its round trip (the COMMIT's, when it is the last): run before

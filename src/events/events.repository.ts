@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Db } from '../database/transaction-host';
 import { InjectDb } from '../database/transaction-host';
-import type { WithQueries } from '../database/one-statement';
+import type { Statement } from '../database/with-commit';
 import { ChangeEventEntity } from './change-event.entity';
 import { ChangeFeedEntity } from './change-feed.entity';
 import type { NewEvent, StoredEvent } from './change-event';
@@ -28,19 +28,17 @@ export interface FeedRead {
 }
 
 /**
- * The feed's counter moved on by the events' count, their insert with the ids it frees, and the
- * wake-up: data-modifying WITH queries of a change's last statement (see
- * {@link EventsRepository.appended}).
+ * The feed's counter moved on by the events' count ($1), the wake-up on channel $2, and the
+ * insert of the events ($3, one JSON list) with the ids the counter frees: the insert reads the
+ * UPDATE, so the counter's row lock is taken there, in the one statement.
  */
-const APPEND_EVENTS = {
-  feed_next: 'UPDATE change_feed SET last_id = last_id + $1::int RETURNING last_id',
-  feed_wake: `SELECT pg_notify($2, '')`,
-  feed_events: `INSERT INTO change_events (id, scope_name, resource, body)
-          SELECT feed_next.last_id - $1::int + e.n, e.scope_name, e.resource, e.body
-            FROM feed_next, feed_wake,
-                 ROWS FROM (json_to_recordset($3::json) AS (scope_name text, resource text, body text))
-                   WITH ORDINALITY AS e (scope_name, resource, body, n)`,
-} as const;
+const APPEND_EVENTS = `WITH feed_next AS (UPDATE change_feed SET last_id = last_id + $1::int RETURNING last_id),
+            feed_wake AS (SELECT pg_notify($2, ''))
+       INSERT INTO change_events (id, scope_name, resource, body)
+       SELECT feed_next.last_id - $1::int + e.n, e.scope_name, e.resource, e.body
+         FROM feed_next, feed_wake,
+              ROWS FROM (json_to_recordset($3::json) AS (scope_name text, resource text, body text))
+                WITH ORDINALITY AS e (scope_name, resource, body, n)`;
 
 /** Every statement of the tables `change_feed` and `change_events`. */
 @Injectable()
@@ -57,15 +55,15 @@ export class EventsRepository {
 
   /**
    * The write of a transaction's events with the next ids, waking the listeners (NOTIFY is sent
-   * at commit), as part of the transaction's last statement before COMMIT
-   * (`database/one-statement.ts`): the UPDATE's row lock, which orders the ids, is held from
-   * there to the commit. Through `query`, as data-modifying WITH queries: the feed's counter, the
-   * insert that reads it and the NOTIFY must be one round trip under that lock, which the
-   * repository API would make three.
+   * at commit), for the caller to send as the transaction's last statement before COMMIT
+   * (`audit/change-recorder.service.ts`): the UPDATE's row lock, which orders the ids, is held
+   * from there to the commit. Through `query`, as data-modifying WITH queries: the feed's
+   * counter, the insert that reads it and the NOTIFY must be one round trip under that lock,
+   * which the repository API would make three.
    */
-  appended(events: readonly NewEvent[]): WithQueries {
+  appended(events: readonly NewEvent[]): Statement {
     return {
-      queries: APPEND_EVENTS,
+      text: APPEND_EVENTS,
       values: [
         events.length,
         FEED_CHANNEL,
