@@ -131,8 +131,10 @@ describe('Traces of the built service (e2e)', () => {
         expect.arrayContaining([
           // The BEGIN travels with the first statement (docs/ARCHITECTURE.md).
           expect.stringMatching(/^START TRANSACTION;\nINSERT INTO "scopes"/),
-          // The audit row and the change-feed event travel with the COMMIT (docs/ARCHITECTURE.md).
-          expect.stringMatching(/^WITH audit_rows AS [^]*;\nCOMMIT$/),
+          // The audit row, then the change-feed event, travel with the COMMIT (docs/ARCHITECTURE.md).
+          expect.stringMatching(
+            /^INSERT INTO audit_events\s[^]*;\nWITH feed_next AS [^]*;\nCOMMIT$/,
+          ),
         ]),
       );
       // Each statement's chain of parents leads to the server span, within the trace.
