@@ -148,7 +148,7 @@ describe('The change feed (e2e)', () => {
     }
   });
 
-  it("writes a change's audit row before it takes the feed's counter, which it holds to its commit only", async () => {
+  it("writes a change's audit row before it takes the feed's counter", async () => {
     // What each audit row saw when it was inserted: whether its own transaction had moved the
     // feed's counter already (the counter's row as it sees it was written by it).
     await t.sql(`CREATE TABLE audit_saw_counter (request_id text, counter_moved boolean)`);

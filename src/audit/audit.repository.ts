@@ -72,7 +72,7 @@ export class AuditRepository {
 
   /**
    * The insert of records, oldest first, for the caller to send: a change's records go with its
-   * transaction's COMMIT (`audit/change-recorder.service.ts`). Through `query`: one statement of
+   * transaction's COMMIT (`audit/change-recorder.service.ts`). SQL of its own: one statement of
    * any number of rows from one parameter, which the repository API would write with a
    * parameter per column and row, built anew each time.
    */

@@ -27,9 +27,9 @@ interface Pending {
  * is held only while PostgreSQL commits, never while an answer travels (BENCHMARKS.md, "The data
  * layer's cost"), and a transaction that makes several changes (an apply) takes it once, after
  * every row lock it needed. The audit rows and the events are two statements, the audit rows'
- * first: joined in one, PostgreSQL ran its data-modifying WITH queries last-written first (the
- * order of a statement's WITH queries is its own), the audit rows' insert under that lock, and
- * every change waiting for the lock waited longer (BENCHMARKS.md, "The audit rows before the
+ * first: joined in one, PostgreSQL ran its data-modifying WITH queries last-written first (an
+ * order it leaves unspecified), the audit rows' insert under that lock, and every change
+ * waiting for the lock waited longer (BENCHMARKS.md, "The audit rows before the
  * feed's lock").
  */
 @Injectable()

@@ -57,8 +57,8 @@ export class EventsRepository {
    * The write of a transaction's events with the next ids, waking the listeners (NOTIFY is sent
    * at commit), for the caller to send as the transaction's last statement before COMMIT
    * (`audit/change-recorder.service.ts`): the UPDATE's row lock, which orders the ids, is held
-   * from there to the commit. Through `query`, as data-modifying WITH queries: the feed's
-   * counter, the insert that reads it and the NOTIFY must be one round trip under that lock,
+   * from there to the commit. SQL of its own, with data-modifying WITH queries: the feed's
+   * counter, the insert that reads it and the NOTIFY must be one statement under that lock,
    * which the repository API would make three.
    */
   appended(events: readonly NewEvent[]): Statement {
